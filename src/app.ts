@@ -1,0 +1,72 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { accountsFeature } from './features/accounts/routes.js';
+import { homeFeature } from './features/home/routes.js';
+import { authenticationLayer } from './platform/authentication.js';
+import { commonLayer } from './platform/common.js';
+import { csrfLayer } from './platform/csrf.js';
+import { installErrorHandler } from './platform/error-handler.js';
+import { frameOptionsLayer } from './platform/frame-options.js';
+import { messagesLayer } from './platform/messages.js';
+import { requestLog } from './platform/request-log.js';
+import { securityLayer } from './platform/security.js';
+import { sessionLayer, SessionStore } from './platform/session.js';
+import type { Services } from './platform/services.js';
+import { PUBLIC_DIR } from './platform/views/assets.js';
+import { renderDecorator } from './platform/views/render.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Every feature of the service, in one readable list. */
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature];
+
+export interface AppDeps {
+  database: DatabaseHandle;
+}
+
+export async function buildApp(config: Config, { database }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // requestLog writes one line per request instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+  });
+  const sessions = new SessionStore(database.db, config.sessionCookieAge);
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions };
+
+  await app.register(cookie, { secret: config.secretKey });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await app.register(requestLog);
+  await app.register(renderDecorator);
+  installErrorHandler(app, config);
+
+  // The request chain, in SPEC.md section 5.9's order.
+  await app.register(securityLayer, { config }); //       1. HTTPS redirect, security headers
+  await app.register(sessionLayer, { store: sessions }); // 2. sessionid -> session (+ user)
+  await app.register(commonLayer, { config }); //         3. Host check, trailing slash, 404/405
+  await app.register(csrfLayer, { config }); //           4. CSRF token and Origin on unsafe methods
+  await app.register(authenticationLayer, { config, store: sessions }); // 5. request.user, login required
+  await app.register(messagesLayer, { config }); //       6. one-time flash messages
+  await app.register(frameOptionsLayer); //               7. X-Frame-Options: DENY
+
+  await app.register(async (assets) => {
+    // Static files need neither a login nor a session lookup.
+    assets.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true, sessionless: true };
+    });
+    await assets.register(fastifyStatic, {
+      root: PUBLIC_DIR,
+      prefix: '/static/',
+      decorateReply: false,
+      maxAge: config.production ? '365d' : 0,
+      immutable: config.production,
+    });
+  });
+  for (const feature of features) await app.register(feature, services);
+  return app;
+}

@@ -1,0 +1,114 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import { type DatabaseHandle, openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { username as usernameSchema } from '../features/accounts/forms.js';
+import { AccountsService } from '../features/accounts/service.js';
+import { sweepExpired } from '../platform/maintenance.js';
+import { SessionStore } from '../platform/session.js';
+import { serve } from '../server.js';
+import { CliError, readNewPassword } from './io.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface CommandContext {
+  config: Config;
+  args: string[];
+  options: Record<string, string | boolean | (string | boolean)[] | undefined>;
+}
+
+export interface Command {
+  usage: string;
+  summary: string;
+  positionals: { min: number; max: number };
+  options?: Options;
+  run(context: CommandContext): Promise<void>;
+}
+
+/** Opens the database with every migration applied, runs `work`, and always closes it. */
+export async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migrateToLatest(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function accountsService(config: Config, database: DatabaseHandle): AccountsService {
+  return new AccountsService(database.db, config, new SessionStore(database.db, config.sessionCookieAge));
+}
+
+function firstError(errors: Record<string, string[]>): string {
+  return Object.values(errors).flat()[0] ?? 'invalid input';
+}
+
+export const commands: Record<string, Command> = {
+  serve: {
+    usage: 'serve',
+    summary: 'apply migrations, then serve HTTP (what npm start runs)',
+    positionals: { min: 0, max: 0 },
+    run: ({ config }) => serve(config),
+  },
+  migrate: {
+    usage: 'migrate',
+    summary: 'apply pending migrations, printing each',
+    positionals: { min: 0, max: 0 },
+    async run({ config }) {
+      const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+      try {
+        const results = await migrateToLatest(database.db);
+        for (const result of results) console.log(`applied ${result.migrationName}`);
+        if (results.length === 0) console.log('no migrations to apply');
+      } finally {
+        await database.close();
+      }
+    },
+  },
+  createuser: {
+    usage: 'createuser <username> [--email E] [--password-stdin]',
+    summary: 'create a user',
+    positionals: { min: 1, max: 1 },
+    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    async run({ config, args, options }) {
+      const username = usernameSchema.safeParse(args[0]);
+      if (!username.success) throw new CliError(username.error.issues[0]!.message);
+      const email = typeof options.email === 'string' ? options.email.trim() : '';
+      if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new CliError(`"${email}" is not a valid email address`);
+      const password = await readNewPassword(options['password-stdin'] === true);
+      await withDatabase(config, async (database) => {
+        const created = await accountsService(config, database).createUser({ username: username.data, email, password });
+        if (!created.ok) throw new CliError(firstError(created.errors));
+        console.log(`created user ${created.value.username} (id ${created.value.id})`);
+      });
+    },
+  },
+  changepassword: {
+    usage: 'changepassword <username> [--password-stdin]',
+    summary: "set a user's password and end that user's sessions",
+    positionals: { min: 1, max: 1 },
+    options: { 'password-stdin': { type: 'boolean' } },
+    async run({ config, args, options }) {
+      await withDatabase(config, async (database) => {
+        const accounts = accountsService(config, database);
+        const user = await accounts.users.findByUsername(args[0]!);
+        if (!user) throw new CliError(`no user named "${args[0]}"`);
+        const password = await readNewPassword(options['password-stdin'] === true);
+        const ended = await accounts.setNewPassword(user, password);
+        if (!ended.ok) throw new CliError(firstError(ended.errors));
+        console.log(`password changed for ${user.username}; ${ended.value.length} session(s) ended`);
+      });
+    },
+  },
+  clearsessions: {
+    usage: 'clearsessions',
+    summary: 'delete expired sessions',
+    positionals: { min: 0, max: 0 },
+    async run({ config }) {
+      await withDatabase(config, async (database) => {
+        console.log(`deleted ${await sweepExpired(database.db)} expired session(s)`);
+      });
+    },
+  },
+};

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { availableParallelism } from 'node:os';
+
+/** The whole configuration, read once from the environment and validated (PRODUCT.md section 2). */
+export interface Config {
+  /** Listen address. */
+  host: string;
+  port: number;
+  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://user:pass@host:5432/db`. */
+  databaseUrl: string;
+  /** When set, chat and control events fan out across instances through Redis pub/sub. */
+  redisUrl: string | undefined;
+  /** Signs flash cookies and session auth hashes; required in production. */
+  secretKey: string;
+  /** `NODE_ENV=production`: Secure cookies, HTTPS redirect, HSTS, no error details. */
+  production: boolean;
+  /** Host header allow-list; `*` allows any, `.example.com` a domain and its subdomains. */
+  allowedHosts: string[];
+  /** Extra origins (`https://tunnel.example`) allowed for unsafe requests and WebSocket handshakes. */
+  csrfTrustedOrigins: string[];
+  /** Trust X-Forwarded-For/Proto from the reverse proxy. */
+  trustProxy: boolean;
+  /** Session lifetime in seconds. */
+  sessionCookieAge: number;
+  /** PBKDF2 cost of new hashes; weaker stored hashes are upgraded at login. */
+  pbkdf2Iterations: number;
+  /** Whether /register/ is open. */
+  allowSignup: boolean;
+  /** Outgoing mail; unset writes mails to the log. */
+  smtpUrl: string | undefined;
+  /** Per-connection chat frame limit: a burst, refilled per second (0 per second: no limit). */
+  chatRateBurst: number;
+  chatRatePerSecond: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** HTTP worker processes of `serve` (cluster). */
+  webConcurrency: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const DEV_SECRET_FILE = 'data/secret.key';
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^-?\d+$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
+}
+
+function list(env: Env, name: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return raw.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function databaseUrl(env: Env): string {
+  const url = env.DATABASE_URL?.trim() || 'sqlite:./data/groupnotes.sqlite3';
+  if (!/^sqlite:.+/.test(url) && !/^postgres(ql)?:\/\/.+/.test(url)) {
+    throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres:// (got "${url}")`);
+  }
+  return url;
+}
+
+function origins(env: Env): string[] {
+  const values = list(env, 'CSRF_TRUSTED_ORIGINS') ?? [];
+  for (const origin of values) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(`CSRF_TRUSTED_ORIGINS entries must look like https://host[:port] (got "${origin}")`);
+    }
+  }
+  return values.map((origin) => new URL(origin).origin);
+}
+
+/** In development a key is generated once and kept in data/secret.key, so sessions survive restarts. */
+function secretKey(env: Env, production: boolean): string {
+  const key = env.SECRET_KEY?.trim();
+  if (key) {
+    if (key.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters long');
+    return key;
+  }
+  if (production) throw new ConfigError('SECRET_KEY must be set when NODE_ENV=production');
+  if (existsSync(DEV_SECRET_FILE)) return readFileSync(DEV_SECRET_FILE, 'utf8').trim();
+  const generated = randomBytes(48).toString('base64url');
+  mkdirSync(dirname(DEV_SECRET_FILE), { recursive: true });
+  writeFileSync(DEV_SECRET_FILE, generated + '\n', { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  if (!['development', 'production', 'test'].includes(nodeEnv)) {
+    throw new ConfigError(`NODE_ENV must be development, production or test (got "${nodeEnv}")`);
+  }
+  const production = nodeEnv === 'production';
+  const allowedHosts = list(env, 'ALLOWED_HOSTS');
+  if (production && !allowedHosts) {
+    throw new ConfigError('ALLOWED_HOSTS must be set when NODE_ENV=production (e.g. notes.example.com)');
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  }
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  if (smtpUrl && !/^smtps?:\/\/.+/.test(smtpUrl)) {
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got "${smtpUrl}")`);
+  }
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
+  }
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: integer(env, 'PORT', 8001, 0, 65535),
+    databaseUrl: databaseUrl(env),
+    redisUrl,
+    secretKey: secretKey(env, production),
+    production,
+    allowedHosts: (allowedHosts ?? ['localhost', '127.0.0.1', '[::1]']).map((host) => host.toLowerCase()),
+    csrfTrustedOrigins: origins(env),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    sessionCookieAge: integer(env, 'SESSION_COOKIE_AGE', 1_209_600, 60, 31_536_000),
+    pbkdf2Iterations: integer(env, 'PBKDF2_ITERATIONS', 1_000_000, 1, 100_000_000),
+    allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
+    smtpUrl,
+    chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
+    chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
+    logLevel,
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, availableParallelism() * 4),
+  };
+}

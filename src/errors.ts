@@ -1,0 +1,55 @@
+/** An error that is a normal HTTP answer: the error handler renders its status page. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Absent or hidden: the two must be indistinguishable, so ids cannot be probed. */
+export class NotFound extends HttpError {
+  constructor(message = 'The page you asked for does not exist, or you cannot see it.') {
+    super(404, message);
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message = 'The request could not be understood.') {
+    super(400, message);
+  }
+}
+
+export class Forbidden extends HttpError {
+  constructor(message = 'You may not do that.') {
+    super(403, message);
+  }
+}
+
+export class MethodNotAllowed extends HttpError {
+  constructor(allowed: string[]) {
+    super(405, `This address does not accept that method. Allowed: ${allowed.join(', ')}.`, {
+      allow: allowed.join(', '),
+    });
+  }
+}
+
+export class TooManyRequests extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
+export const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Server error',
+  503: 'Service unavailable',
+};

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
+
+export const username = z
+  .string({ error: 'Enter a username.' })
+  .trim()
+  .min(1, 'Enter a username.')
+  .max(150, 'Usernames have at most 150 characters.')
+  .regex(USERNAME, 'Enter a valid username: letters, digits and @ . + - _ only.');
+
+const password = (message: string) => z.string({ error: message }).min(1, message).max(4096, 'That password is too long.');
+
+export const loginForm = z.object({
+  username: z.string({ error: 'Enter your username.' }).trim().min(1, 'Enter your username.').max(150, 'Usernames have at most 150 characters.'),
+  password: password('Enter your password.'),
+  next: z.string().optional(),
+});
+
+export const registerForm = z
+  .object({
+    username,
+    email: z.union([z.literal(''), z.email('Enter a valid email address.').max(254)]).optional().default(''),
+    password1: password('Enter a password.'),
+    password2: password('Enter the same password again.'),
+  })
+  .refine((form) => form.password1 === form.password2, { path: ['password2'], message: 'The two password fields didn’t match.' });
+
+export const passwordChangeForm = z
+  .object({
+    old_password: password('Enter your old password.'),
+    new_password1: password('Enter a new password.'),
+    new_password2: password('Enter the new password again.'),
+  })
+  .refine((form) => form.new_password1 === form.new_password2, {
+    path: ['new_password2'],
+    message: 'The two password fields didn’t match.',
+  });

@@ -1,0 +1,99 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFound, TooManyRequests } from '../../errors.js';
+import { logIn, logOut } from '../../platform/authentication.js';
+import { parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { loginForm, passwordChangeForm, registerForm } from './forms.js';
+import { safeNextPath } from './safe-next.js';
+import { AccountsService } from './service.js';
+import { LoginThrottle } from './throttle.js';
+import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
+
+const AFTER_LOGIN = '/notes/';
+const publicRoute = { config: { public: true } };
+
+export const accountsFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  const { config, sessions } = services;
+  const accounts = new AccountsService(services.db, config, sessions);
+  const throttle = new LoginThrottle(services.db);
+
+  const showLogin = (request: FastifyRequest, reply: FastifyReply, status: number, extra: Partial<Parameters<typeof LoginPage>[0]> = {}) =>
+    reply.render(
+      LoginPage({ ctx: viewContext(request), next: safeNextPath((request.query as { next?: string }).next, ''), allowSignup: config.allowSignup, ...extra }),
+      status,
+    );
+
+  app.get('/accounts/login/', publicRoute, async (request, reply) => {
+    if (request.user) return reply.redirect(safeNextPath((request.query as { next?: string }).next, AFTER_LOGIN), 302);
+    return showLogin(request, reply, 200);
+  });
+
+  app.post('/accounts/login/', publicRoute, async (request, reply) => {
+    const form = parseForm(loginForm, request.body);
+    if (!form.ok) return showLogin(request, reply, 400, { values: form.values, errors: form.errors, next: safeNextPath(form.values.next, '') });
+    const { username, password, next } = form.data;
+    const retryAfter = await throttle.retryAfter(username, request.ip);
+    if (retryAfter > 0) {
+      throw new TooManyRequests(`Too many failed logins. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, retryAfter);
+    }
+    const user = await accounts.authenticate(username, password);
+    if (!user) {
+      await throttle.recordFailure(username, request.ip);
+      const errors = { __all__: ['Please enter a correct username and password. Note that the password is case-sensitive.'] };
+      return showLogin(request, reply, 400, { values: { username }, errors, next: safeNextPath(next, '') });
+    }
+    await throttle.clearUser(username);
+    await logIn(request, reply, { config, store: sessions }, user);
+    return reply.redirect(safeNextPath(next, AFTER_LOGIN), 302);
+  });
+
+  app.post('/accounts/logout/', publicRoute, async (request, reply) => {
+    await logOut(request, reply, { config, store: sessions });
+    request.flash('You have been logged out.', 'info');
+    return reply.redirect('/accounts/login/', 302);
+  });
+
+  app.get('/register/', publicRoute, async (request, reply) => {
+    if (!config.allowSignup) throw new NotFound();
+    if (request.user) return reply.redirect(AFTER_LOGIN, 302);
+    return reply.render(RegisterPage({ ctx: viewContext(request) }));
+  });
+
+  app.post('/register/', publicRoute, async (request, reply) => {
+    if (!config.allowSignup) throw new NotFound();
+    const form = parseForm(registerForm, request.body);
+    const ctx = viewContext(request);
+    if (!form.ok) return reply.render(RegisterPage({ ctx, values: form.values, errors: form.errors }), 400);
+    const created = await accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1 });
+    if (!created.ok) return reply.render(RegisterPage({ ctx, values: { username: form.data.username, email: form.data.email }, errors: created.errors }), 400);
+    await logIn(request, reply, { config, store: sessions }, created.value);
+    request.flash(`Welcome, ${created.value.username}! Your account is ready.`);
+    return reply.redirect(AFTER_LOGIN, 302);
+  });
+
+  app.get('/accounts/password_change/', async (request, reply) => reply.render(PasswordChangePage({ ctx: viewContext(request) })));
+
+  app.post('/accounts/password_change/', async (request, reply) => {
+    const form = parseForm(passwordChangeForm, request.body);
+    const ctx = viewContext(request);
+    if (!form.ok) return reply.render(PasswordChangePage({ ctx, errors: form.errors }), 400);
+    const changed = await accounts.changePassword(request.user!.id, form.data, request.session!.key);
+    if (!changed.ok) return reply.render(PasswordChangePage({ ctx, errors: changed.errors }), 400);
+    request.flash('Your password was changed.');
+    return reply.redirect('/accounts/password_change/done/', 302);
+  });
+
+  app.get('/accounts/password_change/done/', async (request, reply) => reply.render(PasswordChangeDonePage({ ctx: viewContext(request) })));
+
+  app.get('/accounts/sessions/', async (request, reply) => {
+    const rows = await sessions.listForUser(request.user!.id);
+    return reply.render(SessionsPage({ ctx: viewContext(request), sessions: rows, currentKey: request.session!.key }));
+  });
+
+  app.post('/accounts/sessions/', async (request, reply) => {
+    const ended = await sessions.deleteForUser(request.user!.id, request.session!.key);
+    request.flash(ended.length === 1 ? 'One other session was ended.' : `${ended.length} other sessions were ended.`);
+    return reply.redirect('/accounts/sessions/', 302);
+  });
+};

@@ -1,0 +1,13 @@
+const BASE = 'http://groupnotes.invalid';
+
+/**
+ * `?next=` only ever leads to a path on this site. Rejected: absolute URLs, `//host` and `/\host`
+ * (browsers read both as another host), backslashes and control characters (browsers drop tabs
+ * and newlines, so `/\t/host` would become `//host`).
+ */
+export function safeNextPath(next: unknown, fallback: string): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.length > 2000) return fallback;
+  if (/[\\\u0000-\u001f\u007f]/.test(next) || next.startsWith('//')) return fallback;
+  const resolved = new URL(next, BASE);
+  return resolved.origin === BASE ? next : fallback;
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database, User } from '../../db/schema.js';
+import { hashPassword, spendVerificationTime, verifyPassword } from '../../platform/passwords.js';
+import { passwordProblems } from '../../platform/password-rules.js';
+import { type SessionStore, sessionAuthHash } from '../../platform/session.js';
+import type { FormErrors } from '../../platform/views/forms.js';
+import { UsersRepository } from './repository.js';
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
+
+export class AccountsService {
+  readonly users: UsersRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly config: Config,
+    private readonly sessions: SessionStore,
+  ) {
+    this.users = new UsersRepository(db);
+  }
+
+  /**
+   * The user whose password this is, or null. An unknown username costs the same hashing time
+   * as a wrong password, so the answer time does not reveal which usernames exist.
+   */
+  async authenticate(username: string, password: string): Promise<User | null> {
+    const user = await this.users.findByUsername(username);
+    if (!user || user.is_active !== 1) {
+      await spendVerificationTime(password, this.config.pbkdf2Iterations);
+      return null;
+    }
+    const { ok, needsRehash } = await verifyPassword(password, user.password, this.config.pbkdf2Iterations);
+    if (!ok) return null;
+    if (needsRehash) {
+      user.password = await hashPassword(password, this.config.pbkdf2Iterations);
+      await this.users.setPassword(user.id, user.password);
+    }
+    await this.users.recordLogin(user.id);
+    return user;
+  }
+
+  async createUser(input: { username: string; email: string; password: string }): Promise<Outcome<User>> {
+    const problems = passwordProblems(input.password, input);
+    if (problems.length > 0) return { ok: false, errors: { password1: problems } };
+    if (await this.users.findByUsername(input.username)) return usernameTaken();
+    const password = await hashPassword(input.password, this.config.pbkdf2Iterations);
+    try {
+      return { ok: true, value: await this.users.insert({ username: input.username, email: input.email, password }) };
+    } catch (error) {
+      // Two registrations of one name at once: the unique index decides.
+      if (isUniqueViolation(error)) return usernameTaken();
+      throw error;
+    }
+  }
+
+  /** Sets a new password and ends the user's other sessions; returns the ended session keys. */
+  async setPassword(user: { id: number; username: string; email: string }, newPassword: string, keepSessionKey?: string): Promise<string[]> {
+    const hash = await hashPassword(newPassword, this.config.pbkdf2Iterations);
+    return this.db.transaction().execute(async (trx) => {
+      await new UsersRepository(trx).setPassword(user.id, hash);
+      const ended = await this.sessions.withDb(trx).deleteForUser(user.id, keepSessionKey);
+      if (keepSessionKey) {
+        await this.sessions.withDb(trx).updateAuthHash(keepSessionKey, user.id, sessionAuthHash(this.config.secretKey, hash));
+      }
+      return ended;
+    });
+  }
+
+  /** An administrator's reset: the password rules apply, and every session of the user ends. */
+  async setNewPassword(user: User, newPassword: string): Promise<Outcome<string[]>> {
+    const problems = passwordProblems(newPassword, user);
+    if (problems.length > 0) return { ok: false, errors: { password: problems } };
+    return { ok: true, value: await this.setPassword(user, newPassword) };
+  }
+
+  async changePassword(
+    userId: number,
+    form: { old_password: string; new_password1: string },
+    sessionKey: string,
+  ): Promise<Outcome<string[]>> {
+    const user = await this.users.findById(userId);
+    if (!user) return { ok: false, errors: { __all__: ['Your account no longer exists.'] } };
+    const { ok } = await verifyPassword(form.old_password, user.password, this.config.pbkdf2Iterations);
+    if (!ok) return { ok: false, errors: { old_password: ['Your old password was entered incorrectly. Please enter it again.'] } };
+    const problems = passwordProblems(form.new_password1, user);
+    if (problems.length > 0) return { ok: false, errors: { new_password2: problems } };
+    return { ok: true, value: await this.setPassword(user, form.new_password1, sessionKey) };
+  }
+}
+
+function usernameTaken(): Outcome<User> {
+  return { ok: false, errors: { username: ['A user with that username already exists.'] } };
+}

@@ -1,0 +1,142 @@
+import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+
+interface FormProps {
+  ctx: ViewContext;
+  values?: FormValues;
+  errors?: FormErrors;
+}
+
+export function LoginPage({ ctx, values = {}, errors = {}, next, allowSignup }: FormProps & { next: string; allowSignup: boolean }) {
+  return (
+    <Layout ctx={ctx} title="Log in">
+      <article class="narrow">
+        <h1>Log in</h1>
+        <form method="post" action="/accounts/login/" novalidate>
+          <CsrfField ctx={ctx} />
+          <input type="hidden" name="next" value={next} />
+          <FormAlert errors={errors} />
+          <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" autofocus maxLength={150} />
+          <Field name="password" label="Password" type="password" errors={errors} required autocomplete="current-password" />
+          <button type="submit">Log in</button>
+        </form>
+        {allowSignup ? (
+          <p>
+            New here? <a href="/register/">Create an account</a>.
+          </p>
+        ) : null}
+      </article>
+    </Layout>
+  );
+}
+
+export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
+  return (
+    <Layout ctx={ctx} title="Create an account">
+      <article class="narrow">
+        <h1>Create an account</h1>
+        <form method="post" action="/register/" novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" maxLength={150}
+            help="Up to 150 letters, digits and @ . + - _" />
+          <Field name="email" label="Email (optional)" type="email" value={values.email} errors={errors} autocomplete="email"
+            help="Only used to reset a forgotten password." />
+          <Field name="password1" label="Password" type="password" errors={errors} required autocomplete="new-password"
+            help="At least 8 characters, not too common, not all digits, not like your username." />
+          <Field name="password2" label="Password again" type="password" errors={errors} required autocomplete="new-password" />
+          <button type="submit">Create account</button>
+        </form>
+        <p>
+          Already have an account? <a href="/accounts/login/">Log in</a>.
+        </p>
+      </article>
+    </Layout>
+  );
+}
+
+export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
+  return (
+    <Layout ctx={ctx} title="Change password">
+      <article class="narrow">
+        <h1>Change your password</h1>
+        <p>Changing it logs you out everywhere else.</p>
+        <form method="post" action="/accounts/password_change/" novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="old_password" label="Current password" type="password" errors={errors} required autocomplete="current-password" />
+          <Field name="new_password1" label="New password" type="password" errors={errors} required autocomplete="new-password" />
+          <Field name="new_password2" label="New password again" type="password" errors={errors} required autocomplete="new-password" />
+          <button type="submit">Change password</button>
+        </form>
+        <p>
+          <a href="/accounts/sessions/">See where you are logged in</a>
+        </p>
+      </article>
+    </Layout>
+  );
+}
+
+export function PasswordChangeDonePage({ ctx }: { ctx: ViewContext }) {
+  return (
+    <Layout ctx={ctx} title="Password changed">
+      <article class="narrow">
+        <h1>Password changed</h1>
+        <p>Your password was changed, and every other session of yours has ended.</p>
+        <a href="/notes/" role="button">Back to your notes</a>
+      </article>
+    </Layout>
+  );
+}
+
+interface SessionRow {
+  session_key: string;
+  created_at: number;
+  last_seen: number;
+  user_agent: string;
+}
+
+function Time({ ms }: { ms: number }) {
+  const iso = new Date(ms).toISOString();
+  return <time datetime={iso}>{iso.replace('T', ' ').slice(0, 16)} UTC</time>;
+}
+
+export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; sessions: SessionRow[]; currentKey: string }) {
+  return (
+    <Layout ctx={ctx} title="Your sessions">
+      <h1>Where you are logged in</h1>
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Browser</th>
+              <th scope="col">Logged in</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.map((session) => (
+              <tr>
+                <td>
+                  {session.user_agent || 'Unknown browser'}
+                  {session.session_key === currentKey ? <strong class="badge">this browser</strong> : null}
+                </td>
+                <td><Time ms={session.created_at} /></td>
+                <td><Time ms={session.last_seen} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {sessions.length > 1 ? (
+        <form method="post" action="/accounts/sessions/">
+          <CsrfField ctx={ctx} />
+          <button type="submit" class="secondary">Log out everywhere else</button>
+        </form>
+      ) : (
+        <p>This is your only session.</p>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,77 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { rotateCsrfSecret } from './csrf.js';
+import {
+  type SessionStore,
+  authHashMatches,
+  clearSessionCookie,
+  sessionAuthHash,
+  setSessionCookie,
+} from './session.js';
+
+/** The caller, as handlers see it. Never carries the password hash. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  email: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, or null for the anonymous caller. */
+    user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without logging in. Every other route requires login (secure by default). */
+    public?: boolean;
+  }
+}
+
+export function loginUrl(next: string): string {
+  return `/accounts/login/?next=${encodeURIComponent(next)}`;
+}
+
+/** Starts a fresh session for the user: a new key (no fixation) and a new CSRF secret. */
+export async function logIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: { config: Config; store: SessionStore },
+  user: { id: number; username: string; email: string; password: string },
+): Promise<void> {
+  if (request.session) await deps.store.delete(request.session.key);
+  const authHash = sessionAuthHash(deps.config.secretKey, user.password);
+  const { key, expireDate } = await deps.store.create(user.id, authHash, request.headers['user-agent'] ?? '');
+  setSessionCookie(reply, deps.config, key, expireDate);
+  rotateCsrfSecret(request);
+  request.user = { id: user.id, username: user.username, email: user.email };
+}
+
+export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
+  if (request.session) await deps.store.delete(request.session.key);
+  request.session = null;
+  request.user = null;
+  clearSessionCookie(reply, deps.config);
+}
+
+/**
+ * Layer 5: sets request.user from the session (a session opened with an older password, or of
+ * a deactivated user, counts as none), then sends anonymous callers of non-public routes to login.
+ */
+export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(async (app, { config, store }) => {
+  app.decorateRequest('user', null);
+  app.addHook('preValidation', async (request, reply) => {
+    const session = request.session;
+    if (session) {
+      const valid = session.user.is_active === 1 && authHashMatches(session.authHash, sessionAuthHash(config.secretKey, session.user.password));
+      if (valid) {
+        request.user = { id: session.user.id, username: session.user.username, email: session.user.email };
+      } else {
+        await store.delete(session.key);
+        request.session = null;
+      }
+    }
+    if (request.user || request.is404 || request.routeOptions.config.public) return;
+    return reply.redirect(loginUrl(request.url), 302);
+  });
+}, { name: 'authentication-layer' });

@@ -1,0 +1,32 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { HttpError, STATUS_TITLES } from '../errors.js';
+import { ErrorPage } from './views/error-page.js';
+import { viewContext } from './views/render.js';
+
+const GENERIC_MESSAGES: Record<number, string> = {
+  400: 'The request could not be understood.',
+  413: 'The request is larger than the 1 MiB this site accepts.',
+  415: 'This kind of request body is not accepted here.',
+  500: 'Something went wrong on our side. It has been logged; please try again.',
+};
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+/** One place renders every error: a styled page (or JSON for scripts), never internals in production. */
+export function installErrorHandler(app: FastifyInstance, config: Config): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = error instanceof HttpError;
+    const fastifyStatus = !known && error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;
+    const status = known ? error.statusCode : fastifyStatus ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (known) reply.headers(error.headers);
+    const message = known ? error.message : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'Error';
+    if (wantsJson(request)) return reply.code(status).send({ error: message });
+    const detail = status >= 500 && !config.production ? error.stack : undefined;
+    return reply.render(<ErrorPage ctx={viewContext(request)} status={status} message={message} detail={detail} />, status);
+  });
+}

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { FormErrors, FormValues } from './views/forms.js';
+
+export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FormErrors; values: FormValues };
+
+/** The submitted values as strings, to show the form again exactly as it was typed. */
+export function formValues(body: unknown): FormValues {
+  const values: FormValues = {};
+  if (!body || typeof body !== 'object') return values;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'csrfmiddlewaretoken') continue;
+    if (typeof value === 'string') values[key] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') values[key] = value[0];
+  }
+  return values;
+}
+
+/** Validates a form body against its schema; on failure, messages per field (`__all__` for the form). */
+export function parseForm<S extends z.ZodType>(schema: S, body: unknown): FormResult<z.infer<S>> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return { ok: true, data: result.data };
+  const errors: FormErrors = {};
+  for (const issue of result.error.issues) {
+    const field = typeof issue.path[0] === 'string' ? issue.path[0] : '__all__';
+    (errors[field] ??= []).push(issue.message);
+  }
+  return { ok: false, errors, values: formValues(body) };
+}
+
+export function formFailure(body: unknown, errors: FormErrors): { ok: false; errors: FormErrors; values: FormValues } {
+  return { ok: false, errors, values: formValues(body) };
+}

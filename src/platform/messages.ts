@@ -1,0 +1,78 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+
+// One-time flash messages ("Logged out", "Note saved"), carried across the redirect in a
+// signed cookie so that they need no session (and survive logout, which ends the session).
+
+export type MessageLevel = 'success' | 'info' | 'warning' | 'error';
+export interface FlashMessage {
+  level: MessageLevel;
+  text: string;
+}
+
+interface MessageState {
+  incoming: FlashMessage[];
+  outgoing: FlashMessage[];
+  shown: boolean;
+}
+
+const COOKIE = 'messages';
+const LEVELS = new Set<string>(['success', 'info', 'warning', 'error']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    messageState: MessageState | null;
+    /** Queues a message for the next page shown to this browser. */
+    flash(text: string, level?: MessageLevel): void;
+    /** The messages to show on this page; they are then gone. */
+    takeMessages(): FlashMessage[];
+  }
+}
+
+function parse(raw: string): FlashMessage[] {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (!Array.isArray(value)) return [];
+    return value.filter((m): m is FlashMessage => typeof m?.text === 'string' && LEVELS.has(m?.level)).slice(0, 10);
+  } catch {
+    return [];
+  }
+}
+
+/** Read on first use, so that error pages rendered by an earlier layer can show messages too. */
+function state(request: FastifyRequest): MessageState {
+  if (!request.messageState) {
+    const raw = request.cookies[COOKIE];
+    const unsigned = raw ? request.unsignCookie(raw) : null;
+    const incoming = unsigned?.valid && unsigned.value ? parse(unsigned.value) : [];
+    request.messageState = { incoming, outgoing: [], shown: false };
+  }
+  return request.messageState;
+}
+
+/** Layer 6: one-time messages, written to (or cleared from) the cookie on the way out. */
+export const messagesLayer = fp<{ config: Config }>(async (app, { config }) => {
+  app.decorateRequest('messageState', null);
+  app.decorateRequest('flash', function (this: FastifyRequest, text: string, level: MessageLevel = 'success') {
+    state(this).outgoing.push({ level, text });
+  });
+  app.decorateRequest('takeMessages', function (this: FastifyRequest) {
+    const current = state(this);
+    const messages = [...current.incoming, ...current.outgoing];
+    current.shown = true;
+    current.outgoing = [];
+    return messages;
+  });
+  app.addHook('onSend', async (request, reply) => {
+    const current = request.messageState;
+    if (!current) return;
+    const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.production };
+    if (current.outgoing.length > 0) {
+      const pending = current.shown ? current.outgoing : [...current.incoming, ...current.outgoing];
+      reply.setCookie(COOKIE, JSON.stringify(pending), { ...options, signed: true });
+    } else if (current.shown && current.incoming.length > 0) {
+      reply.clearCookie(COOKIE, options);
+    }
+  });
+}, { name: 'messages-layer' });

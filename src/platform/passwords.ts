@@ -1,0 +1,60 @@
+import { pbkdf2, randomInt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+// Django's PBKDF2PasswordHasher format, so users of the Django application keep their passwords:
+// pbkdf2_sha256$<iterations>$<salt>$<base64 of the 32-byte PBKDF2-HMAC-SHA256 digest>.
+
+const pbkdf2Async = promisify(pbkdf2);
+const ALGORITHM = 'pbkdf2_sha256';
+const SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+export function randomString(length: number, alphabet = SALT_CHARS): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+async function digest(password: string, salt: string, iterations: number): Promise<Buffer> {
+  // Async: the work runs on libuv's thread pool, never on the event loop.
+  return pbkdf2Async(password, salt, iterations, 32, 'sha256');
+}
+
+export async function hashPassword(password: string, iterations: number, salt = randomString(22)): Promise<string> {
+  const hash = await digest(password, salt, iterations);
+  return `${ALGORITHM}$${iterations}$${salt}$${hash.toString('base64')}`;
+}
+
+interface ParsedHash {
+  iterations: number;
+  salt: string;
+  hash: Buffer;
+}
+
+function parseHash(encoded: string): ParsedHash | null {
+  const [algorithm, iterations, salt, hash] = encoded.split('$');
+  if (algorithm !== ALGORITHM || !iterations || !/^\d+$/.test(iterations) || !salt || !hash) return null;
+  return { iterations: Number(iterations), salt, hash: Buffer.from(hash, 'base64') };
+}
+
+export interface Verification {
+  ok: boolean;
+  /** The hash is weaker than the configured cost and should be replaced now that we know the password. */
+  needsRehash: boolean;
+}
+
+export async function verifyPassword(password: string, encoded: string, currentIterations: number): Promise<Verification> {
+  const parsed = parseHash(encoded);
+  if (!parsed || parsed.hash.length !== 32) {
+    // Unusable hash: spend the same time anyway, so the answer does not reveal which case this was.
+    await digest(password, 'unusable', currentIterations);
+    return { ok: false, needsRehash: false };
+  }
+  const computed = await digest(password, parsed.salt, parsed.iterations);
+  const ok = timingSafeEqual(computed, parsed.hash);
+  return { ok, needsRehash: ok && parsed.iterations < currentIterations };
+}
+
+/** Costs what verifying a real password costs: used for unknown usernames, against enumeration by timing. */
+export async function spendVerificationTime(password: string, iterations: number): Promise<void> {
+  await digest(password, 'no-such-user', iterations);
+}

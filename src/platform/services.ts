@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Dialect } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import type { SessionStore } from './session.js';
+
+/** What features are built from: passed down explicitly, never imported as globals. */
+export interface Services {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  sessions: SessionStore;
+}

@@ -1,0 +1,185 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { randomString } from './passwords.js';
+
+export const SESSION_COOKIE = 'sessionid';
+const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const KEY_PATTERN = /^[a-z0-9]{32}$/;
+/** last_seen is refreshed at most this often, so a busy session is not one write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  is_active: number;
+}
+
+export interface LoadedSession {
+  key: string;
+  authHash: string;
+  expireDate: number;
+  user: SessionUser;
+}
+
+interface SessionData {
+  _auth_user_id: string;
+  _auth_user_hash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The stored session named by the `sessionid` cookie, with its user; null when there is none. */
+    session: LoadedSession | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes that never need a session (static files, health checks) skip loading it. */
+    sessionless?: boolean;
+  }
+}
+
+/** Ties a session to the password it was opened with: changing the password ends every other session. */
+export function sessionAuthHash(secretKey: string, passwordHash: string): string {
+  return createHmac('sha256', `groupnotes.session-auth-hash:${secretKey}`).update(passwordHash).digest('hex');
+}
+
+export function authHashMatches(expected: string, actual: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(actual);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Server-side session rows: the cookie holds only the random key. */
+export class SessionStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly lifetimeSeconds: number,
+  ) {}
+
+  /** The same store working inside a transaction. */
+  withDb(db: Kysely<Database>): SessionStore {
+    return new SessionStore(db, this.lifetimeSeconds);
+  }
+
+  async load(key: string, now = Date.now()): Promise<LoadedSession | null> {
+    if (!KEY_PATTERN.test(key)) return null;
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.session_key',
+        'sessions.session_data',
+        'sessions.expire_date',
+        'sessions.last_seen',
+        'users.id',
+        'users.username',
+        'users.email',
+        'users.password',
+        'users.is_active',
+      ])
+      .where('sessions.session_key', '=', key)
+      .where('sessions.expire_date', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (now - row.last_seen > TOUCH_INTERVAL_MS) {
+      await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
+    }
+    const data = JSON.parse(row.session_data) as SessionData;
+    const { id, username, email, password, is_active } = row;
+    return {
+      key: row.session_key,
+      authHash: data._auth_user_hash,
+      expireDate: row.expire_date,
+      user: { id, username, email, password, is_active },
+    };
+  }
+
+  async create(userId: number, authHash: string, userAgent: string, now = Date.now()): Promise<{ key: string; expireDate: number }> {
+    const key = randomString(32, KEY_ALPHABET);
+    const data: SessionData = { _auth_user_id: String(userId), _auth_user_hash: authHash };
+    const expireDate = now + this.lifetimeSeconds * 1000;
+    await this.db
+      .insertInto('sessions')
+      .values({
+        session_key: key,
+        session_data: JSON.stringify(data),
+        expire_date: expireDate,
+        user_id: userId,
+        created_at: now,
+        last_seen: now,
+        user_agent: userAgent.slice(0, 300),
+      })
+      .execute();
+    return { key, expireDate };
+  }
+
+  /** Keeps a session alive across a password change made in it (Django's update_session_auth_hash). */
+  async updateAuthHash(key: string, userId: number, authHash: string): Promise<void> {
+    const data: SessionData = { _auth_user_id: String(userId), _auth_user_hash: authHash };
+    await this.db.updateTable('sessions').set({ session_data: JSON.stringify(data) }).where('session_key', '=', key).execute();
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('session_key', '=', key).execute();
+  }
+
+  /** Ends every session of a user, but the one named (if any); returns the keys ended. */
+  async deleteForUser(userId: number, exceptKey?: string): Promise<string[]> {
+    let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (exceptKey) query = query.where('session_key', '!=', exceptKey);
+    const rows = await query.returning('session_key').execute();
+    return rows.map((row) => row.session_key);
+  }
+
+  async listForUser(userId: number, now = Date.now()) {
+    return this.db
+      .selectFrom('sessions')
+      .select(['session_key', 'created_at', 'last_seen', 'user_agent', 'expire_date'])
+      .where('user_id', '=', userId)
+      .where('expire_date', '>', now)
+      .orderBy('last_seen', 'desc')
+      .execute();
+  }
+
+  async clearExpired(now = Date.now()): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('expire_date', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+export function setSessionCookie(reply: FastifyReply, config: Config, key: string, expireDate: number): void {
+  reply.setCookie(SESSION_COOKIE, key, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: config.production,
+    expires: new Date(expireDate),
+    maxAge: Math.floor((expireDate - Date.now()) / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.setCookie(SESSION_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: config.production,
+    expires: new Date(0),
+    maxAge: 0,
+  });
+}
+
+/** Layer 2: reads `sessionid` and loads the session (and its user, in the same query). */
+export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) => {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.sessionless) return;
+    const key = request.cookies[SESSION_COOKIE];
+    request.session = key ? await store.load(key) : null;
+  });
+}, { name: 'session-layer' });

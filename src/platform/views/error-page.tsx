@@ -1,0 +1,23 @@
+import { STATUS_TITLES } from '../../errors.js';
+import { Layout } from './layout.js';
+import type { ViewContext } from './render.js';
+
+export function ErrorPage({ ctx, status, message, detail }: { ctx: ViewContext; status: number; message: string; detail?: string | undefined }) {
+  const title = STATUS_TITLES[status] ?? 'Error';
+  return (
+    <Layout ctx={ctx} title={title}>
+      <article class="error-page">
+        <header>
+          <h1>
+            <span class="status-code">{status}</span> {title}
+          </h1>
+        </header>
+        <p>{message}</p>
+        {detail ? <pre class="error-detail">{detail}</pre> : null}
+        <footer>
+          <a href="/" role="button" class="secondary">Go to the start page</a>
+        </footer>
+      </article>
+    </Layout>
+  );
+}

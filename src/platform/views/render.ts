@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import type { AuthUser } from '../authentication.js';
+import type { FlashMessage } from '../messages.js';
+
+/** What every page needs to know about the request it answers. */
+export interface ViewContext {
+  user: AuthUser | null;
+  /** The path, for marking the current section in the navigation. */
+  path: string;
+  csrfToken(): string;
+  takeMessages(): FlashMessage[];
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Sends a page: JSX rendered to HTML, every interpolated value escaped. */
+    render(page: VNode, status?: number): FastifyReply;
+  }
+}
+
+export function viewContext(request: FastifyRequest): ViewContext {
+  return {
+    user: request.user,
+    path: request.url.split('?')[0] ?? '/',
+    csrfToken: () => request.csrfToken(),
+    takeMessages: () => request.takeMessages(),
+  };
+}
+
+export function renderPage(page: VNode): string {
+  return `<!doctype html>${renderToString(page)}`;
+}
+
+export const renderDecorator = fp(async (app) => {
+  app.decorateReply('render', function (page: VNode, status = 200) {
+    return this.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderPage(page));
+  });
+}, { name: 'render' });

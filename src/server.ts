@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { sweepExpired } from './platform/maintenance.js';
+
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  /** Stops accepting, finishes in-flight requests, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Migrates, builds the app and listens; the caller decides about signals. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const app = await buildApp(config, { database });
+  await app.listen({ host: config.host, port: config.port });
+
+  const sweep = setInterval(() => {
+    sweepExpired(database.db).catch((error: unknown) => app.log.error({ err: error }, 'sweep of expired sessions failed'));
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+
+  return {
+    app,
+    database,
+    async close() {
+      clearInterval(sweep);
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** `serve`: runs until SIGTERM or SIGINT, then drains and exits. */
+export async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
