@@ -163,3 +163,21 @@ export async function loggedIn(t: TestApp, overrides: Parameters<typeof createUs
   await browser.login(user.username, overrides.password ?? DEFAULT_PASSWORD);
   return { user, browser };
 }
+
+let groupCounter = 0;
+
+/** A group owned by `owner`, with the owner and `members` as members. */
+export async function createGroup(db: Kysely<Database>, owner: User, members: User[] = [], name?: string) {
+  groupCounter += 1;
+  const now = Date.now();
+  const group = await db
+    .insertInto('groups')
+    .values({ name: name ?? `group${groupCounter}_${now % 100000}`, owner_id: owner.id, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('group_members')
+    .values([owner, ...members].map((member) => ({ group_id: group.id, user_id: member.id, joined_at: now })))
+    .execute();
+  return group;
+}

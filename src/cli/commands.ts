@@ -44,7 +44,7 @@ function firstError(errors: Record<string, string[]>): string {
   return Object.values(errors).flat()[0] ?? 'invalid input';
 }
 
-export const commands: Record<string, Command> = {
+const accountCommands: Record<string, Command> = {
   serve: {
     usage: 'serve',
     summary: 'apply migrations, then serve HTTP (what npm start runs)',
@@ -112,3 +112,6 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+/** Every command of `groupnotes`; features add theirs here. */
+export const commands: Record<string, Command> = { ...accountCommands };
