@@ -7,8 +7,8 @@ import { CliError } from './cli/io.js';
 const USAGE = `usage: groupnotes <command> [options]
 
 commands:
-${Object.entries(commands)
-  .map(([name, command]) => `  ${command.usage.padEnd(52)} ${command.summary}`)
+${Object.values(commands)
+  .map((command) => `  ${command.usage.padEnd(52)} ${command.summary}`)
   .join('\n')}`;
 
 async function main(argv: string[]): Promise<void> {
