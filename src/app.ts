@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController }
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
+import { healthFeature } from './features/health/routes.js';
 import { homeFeature } from './features/home/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
@@ -22,7 +23,7 @@ import { renderDecorator } from './platform/views/render.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature];
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, healthFeature];
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -35,6 +36,14 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
+    // Graceful shutdown behind nginx (a rolling restart loses no request). On close the server
+    // stops accepting connections, so nginx gets "connection refused" and sends the request to
+    // the other instance (safe for any method, nothing was sent), and idle keep-alive sockets
+    // are closed. A request already on its way over a kept-alive socket is still *served*, with
+    // `Connection: close`, instead of Fastify's default 503: nginx would pass a 503 for a POST
+    // straight to the browser. In-flight requests finish before close() resolves; only then is
+    // the database closed (server.ts). forceCloseConnections stays at its default, 'idle'.
+    return503OnClosing: false,
   });
   const sessions = new SessionStore(database.db, config.sessionCookieAge);
   const services: Services = { config, db: database.db, dialect: database.dialect, sessions };
