@@ -10,6 +10,7 @@ import { homeFeature } from './features/home/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
+import { drainOnClose } from './platform/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/frame-options.js';
 import { messagesLayer } from './platform/messages.js';
@@ -39,10 +40,11 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     // Graceful shutdown behind nginx (a rolling restart loses no request). On close the server
     // stops accepting connections, so nginx gets "connection refused" and sends the request to
     // the other instance (safe for any method, nothing was sent), and idle keep-alive sockets
-    // are closed. A request already on its way over a kept-alive socket is still *served*, with
-    // `Connection: close`, instead of Fastify's default 503: nginx would pass a 503 for a POST
-    // straight to the browser. In-flight requests finish before close() resolves; only then is
-    // the database closed (server.ts). forceCloseConnections stays at its default, 'idle'.
+    // are closed (forceCloseConnections: 'idle', the default). A request already on its way
+    // over a kept-alive socket is still *served*, with `Connection: close`, instead of Fastify's
+    // default 503: nginx would hand a 503 for a POST straight to the browser. Requests in flight
+    // finish (drainOnClose ends their connections) before close() resolves; only then is the
+    // database closed (server.ts).
     return503OnClosing: false,
   });
   const sessions = new SessionStore(database.db, config.sessionCookieAge);
@@ -51,6 +53,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(requestLog);
+  await app.register(drainOnClose);
   await app.register(renderDecorator);
   installErrorHandler(app, config);
 
