@@ -65,7 +65,9 @@ describe('a rolling restart behind nginx', () => {
 
     await sleep(800);
     const beforeStop = count();
+    const stopStarted = Date.now();
     const exitCode = await t.appA.stop();
+    const stopMs = Date.now() - stopStarted;
     const whileDown = count();
     const servedBeforeRestart = t.appA.requests().length;
     await t.appA.start();
@@ -75,6 +77,8 @@ describe('a rolling restart behind nginx', () => {
 
     expect([...pages.failures, ...posts.failures]).toEqual([]);
     expect(exitCode).toBe(0);
+    // Drained and exited well within systemd's TimeoutStopSec (30 s).
+    expect(stopMs).toBeLessThan(5_000);
     expect(beforeStop).toBeGreaterThan(20);
     // Requests went on while instance A was down, and A took its share again once back.
     expect(afterStart - whileDown).toBeGreaterThan(5);
@@ -82,6 +86,6 @@ describe('a rolling restart behind nginx', () => {
     expect(t.appA.output).toContain('"signal":"SIGTERM","msg":"shutting down"');
     // nginx met the stopped instance and passed those requests on to B.
     expect(t.front.errorLog()).toMatch(/connect\(\) failed \(111: Connection refused\) while connecting to upstream/);
-    console.log(`rolling restart: ${count()} requests (${posts.total} POST), ${afterStart - whileDown} while instance A was down, 0 failed`);
+    console.log(`rolling restart: ${count()} requests (${posts.total} POST), ${afterStart - whileDown} while instance A was down, 0 failed; A stopped in ${stopMs} ms`);
   });
 });
