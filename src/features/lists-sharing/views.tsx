@@ -27,6 +27,8 @@ export interface ListSummary {
   owner_id: number;
   owner_name: string;
   group_name: string | null;
+  /** How many users the list is shared with by name. */
+  share_count: number;
 }
 
 /** "Shared by alice", "Shared by alice with group Flat 3": who gives the reader access. */
@@ -39,6 +41,18 @@ export function SharedBy({ list }: { list: Pick<ListSummary, 'owner_name' | 'gro
   );
 }
 
+/** For the owner: who else can read the list. */
+function Audience({ list }: { list: ListSummary }) {
+  const people = list.share_count === 0 ? null : list.share_count === 1 ? 'shared with 1 person' : `shared with ${list.share_count} people`;
+  if (!people && !list.group_name) return <> · only you</>;
+  return (
+    <>
+      {people ? <> · {people}</> : null}
+      {list.group_name ? <> · group <strong>{list.group_name}</strong></> : null}
+    </>
+  );
+}
+
 function ListCards({ kind, lists, mine }: { kind: ListKind; lists: ListSummary[]; mine: boolean }) {
   return (
     <ul class="list-cards">
@@ -47,7 +61,7 @@ function ListCards({ kind, lists, mine }: { kind: ListKind; lists: ListSummary[]
           <a href={`${kind.base}/${list.id}/`}>{list.title}</a>
           <small>
             {list.detail}
-            {mine ? (list.group_name ? <> · group <strong>{list.group_name}</strong></> : null) : <> · <SharedBy list={list} /></>}
+            {mine ? <Audience list={list} /> : <> · <SharedBy list={list} /></>}
           </small>
         </li>
       ))}

@@ -7,6 +7,8 @@ export type Parsed = { ok: true; value: number } | { ok: false; message: string 
 export const MAX_PRICE_CENTS = 100_000_000;
 /** The largest quantity accepted: 1,000,000 (in thousandths), well inside a 32-bit integer column. */
 export const MAX_QUANTITY_MILLI = 1_000_000_000;
+const MAX_PRICE = formatCents(MAX_PRICE_CENTS);
+const MAX_QUANTITY = formatQuantity(MAX_QUANTITY_MILLI);
 
 /** `12`, `12.5`, `12.50`, `.5` -> integer count of 1/10^places units; null if not such a number. */
 function parseDecimal(text: string, places: number): number | null {
@@ -17,8 +19,9 @@ function parseDecimal(text: string, places: number): number | null {
   return whole * 10 ** places + fraction;
 }
 
-function problem(text: string, places: number, what: string, example: string): string {
+function problem(text: string, places: number, what: string, example: string, max: string): string {
   if (text.startsWith('-')) return `${what} cannot be negative.`;
+  if (/^\d{11,}(\.\d*)?$/.test(text)) return `${what} can be at most ${max}.`;
   if (new RegExp(`^\\d*\\.\\d{${places + 1},}$`).test(text)) return `${what} has at most ${places} decimal places.`;
   return `Enter ${what.toLowerCase()} as a number, like ${example}.`;
 }
@@ -26,17 +29,17 @@ function problem(text: string, places: number, what: string, example: string): s
 /** A price like `2.49` -> 249 cents. */
 export function parseMoney(text: string): Parsed {
   const cents = parseDecimal(text, 2);
-  if (cents === null) return { ok: false, message: problem(text, 2, 'The price', '2.49') };
-  if (cents > MAX_PRICE_CENTS) return { ok: false, message: 'The price can be at most 1000000.00.' };
+  if (cents === null) return { ok: false, message: problem(text, 2, 'The price', '2.49', MAX_PRICE) };
+  if (cents > MAX_PRICE_CENTS) return { ok: false, message: `The price can be at most ${MAX_PRICE}.` };
   return { ok: true, value: cents };
 }
 
 /** A quantity like `1.5` -> 1500 thousandths; it must be more than zero. */
 export function parseQuantity(text: string): Parsed {
   const milli = parseDecimal(text, 3);
-  if (milli === null) return { ok: false, message: problem(text, 3, 'The quantity', '2 or 1.5') };
+  if (milli === null) return { ok: false, message: problem(text, 3, 'The quantity', '2 or 1.5', MAX_QUANTITY) };
   if (milli === 0) return { ok: false, message: 'The quantity must be more than zero.' };
-  if (milli > MAX_QUANTITY_MILLI) return { ok: false, message: 'The quantity can be at most 1000000.' };
+  if (milli > MAX_QUANTITY_MILLI) return { ok: false, message: `The quantity can be at most ${MAX_QUANTITY}.` };
   return { ok: true, value: milli };
 }
 

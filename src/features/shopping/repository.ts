@@ -53,14 +53,19 @@ export class ShoppingRepository {
   /** Every list the user may read, most recently changed first, with its count of items still to buy. */
   summaries(userId: number) {
     return this.visibleWithNames(userId)
-      .select((eb) =>
+      .select((eb) => [
         eb
           .selectFrom('shopping_items')
           .select((c) => c.fn.countAll<number>().as('n'))
           .whereRef('shopping_items.list_id', '=', 'shopping_lists.id')
           .where('shopping_items.is_bought', '=', 0)
           .as('to_buy'),
-      )
+        eb
+          .selectFrom('shopping_list_shares')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('shopping_list_shares.list_id', '=', 'shopping_lists.id')
+          .as('share_count'),
+      ])
       .orderBy('shopping_lists.updated_at', 'desc')
       .orderBy('shopping_lists.id', 'desc')
       .execute();

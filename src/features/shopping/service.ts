@@ -36,7 +36,8 @@ export class ShoppingService {
     return rows.map((row) => {
       const toBuy = Number(row.to_buy);
       const contents = toBuy === 0 ? 'Nothing left to buy' : `${toBuy} to buy`;
-      return { ...row, detail: row.store_name ? `${row.store_name} · ${contents}` : contents };
+      const detail = row.store_name ? `${row.store_name} · ${contents}` : contents;
+      return { id: row.id, title: row.title, owner_id: row.owner_id, owner_name: row.owner_name, group_name: row.group_name, share_count: Number(row.share_count), detail };
     });
   }
 

@@ -68,6 +68,7 @@ describe('owner of a shopping list', () => {
     const { list } = await scenario();
     const mine = (await owner.browser.get('/shopping/')).body.split('id="shared"')[0]!;
     expect(mine).toContain(`href="/shopping/${list.id}/"`);
+    expect(mine).toContain('Corner shop · 1 to buy · shared with 1 person · group <strong>Flat 3</strong>');
     const page = await owner.browser.get(`/shopping/${list.id}/`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`action="/shopping/${list.id}/items/add/"`);

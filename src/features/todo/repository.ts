@@ -54,6 +54,11 @@ export class TodoRepository {
           .whereRef('todo_items.list_id', '=', 'todo_lists.id')
           .where('todo_items.is_done', '=', 0)
           .as('open'),
+        eb
+          .selectFrom('todo_list_shares')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('todo_list_shares.list_id', '=', 'todo_lists.id')
+          .as('share_count'),
       ])
       .orderBy('todo_lists.updated_at', 'desc')
       .orderBy('todo_lists.id', 'desc')
@@ -64,6 +69,7 @@ export class TodoRepository {
       owner_id: row.owner_id,
       owner_name: row.owner_name,
       group_name: null,
+      share_count: Number(row.share_count),
       detail: Number(row.total) === 0 ? 'No items yet' : `${Number(row.open)} open of ${Number(row.total)}`,
     }));
   }

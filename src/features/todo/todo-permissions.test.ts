@@ -52,6 +52,7 @@ describe('owner of a to-do list', () => {
     expect(index.statusCode).toBe(200);
     const mine = index.body.split('id="shared"')[0]!;
     expect(mine).toContain(`href="/todo/${list.id}/"`);
+    expect(mine).toContain('shared with 1 person');
     const page = await owner.browser.get(`/todo/${list.id}/`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`action="/todo/${list.id}/items/add/"`);
