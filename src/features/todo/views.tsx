@@ -48,7 +48,7 @@ function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item: TodoIt
       {text}
       {item.due_date ? (
         <small class="due">
-          {' '}due <time datetime={item.due_date}>{item.due_date}</time>
+          {' '}due <time datetime={item.due_date} data-format="date">{item.due_date}</time>
         </small>
       ) : null}
       {overdue ? <strong class="badge overdue-badge">Overdue</strong> : null}
