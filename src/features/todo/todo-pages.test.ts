@@ -117,6 +117,15 @@ describe('items', () => {
     for (const text of ['Future thing', 'Today thing', 'Done thing']) expect(rowOf(text)).not.toContain('Overdue');
     expect(body).toContain('3 open of 4');
   });
+
+  it('masks the CSRF secret once per page, not once per form', async () => {
+    const list = await createTodoList(t.db, owner.user);
+    for (let i = 0; i < 5; i++) await addTodoItem(t.db, list, { text: `Task ${i}`, position: i });
+    const body = (await owner.browser.get(`/todo/${list.id}/`)).body;
+    const tokens = [...body.matchAll(/name="csrfmiddlewaretoken" value="([^"]+)"/g)].map((match) => match[1]);
+    expect(tokens.length).toBeGreaterThan(10);
+    expect(new Set(tokens).size).toBe(1);
+  });
 });
 
 describe('sharing by username', () => {
