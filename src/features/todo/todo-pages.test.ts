@@ -51,6 +51,14 @@ describe('creating a to-do list', () => {
     expect(await listTablesSnapshot(t.db)).toEqual(before);
   });
 
+  it('refuses repeated fields (an array where a string belongs) with a form error, not a 500', async () => {
+    const response = await owner.browser.post('/todo/new/', { title: ['one', 'two'] });
+    expect(response.statusCode).toBe(400);
+    const list = await createTodoList(t.db, owner.user);
+    const share = await owner.browser.post(`/todo/${list.id}/share/`, { username: [friend.username, friend.username], action: 'add' });
+    expect(share.statusCode).toBe(400);
+  });
+
   it('shows the typed values again on an error', async () => {
     const response = await owner.browser.post('/todo/new/', { title: '', description: 'keep me' });
     expect(response.body).toContain('keep me</textarea>');
