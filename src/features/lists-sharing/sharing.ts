@@ -1,8 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors, FormValues } from '../../platform/views/forms.js';
+import { UsersRepository } from '../accounts/repository.js';
 
 /** The share tables of both kinds of list; they have the same shape (list_id, user_id). */
 export type ShareTable = 'todo_list_shares' | 'shopping_list_shares';
@@ -21,14 +22,18 @@ export const shareForm = z.object({
   action: z.enum(['add', 'remove'], { error: 'Choose to add or remove the user.' }),
 });
 
-export type ShareOutcome = { ok: true; message: string } | { ok: false; errors: FormErrors; values: Record<string, string | undefined> };
+export type ShareOutcome = { ok: true; message: string } | { ok: false; errors: FormErrors; values: FormValues };
 
 /** Who a list is shared with, and the changes to that: the owner's check is the caller's job. */
 export class SharesRepository {
+  readonly users: UsersRepository;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly table: ShareTable,
-  ) {}
+  ) {
+    this.users = new UsersRepository(db);
+  }
 
   /** A subquery of the ids of the lists shared with the user, to embed in visibility queries. */
   listIdsSharedWith(userId: number) {
@@ -58,10 +63,6 @@ export class SharesRepository {
     const result = await this.db.deleteFrom(this.table).where('list_id', '=', listId).where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
-
-  findUserByName(username: string): Promise<SharedUser | undefined> {
-    return this.db.selectFrom('users').select(['id', 'username']).where(sql<string>`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
-  }
 }
 
 /**
@@ -73,7 +74,7 @@ export async function changeShare(shares: SharesRepository, list: { id: number; 
   if (!form.ok) return form;
   const { username, action } = form.data;
   const values = { username };
-  const user = await shares.findUserByName(username);
+  const user = await shares.users.findByUsername(username);
   if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] }, values };
   if (user.id === list.owner_id) return { ok: false, errors: { username: ['This is your own list: share it with someone else.'] }, values };
   if (action === 'add') {
