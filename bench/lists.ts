@@ -19,7 +19,7 @@ async function insertUser(db: Kysely<Database>, username: string) {
   return db.insertInto('users').values({ username, email: '', password: 'unusable', date_joined: Date.now() }).returningAll().executeTakeFirstOrThrow();
 }
 
-async function seed(databaseUrl: string) {
+export async function seed(databaseUrl: string) {
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database.db);
   const now = Date.now();
