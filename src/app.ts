@@ -7,6 +7,8 @@ import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { healthFeature } from './features/health/routes.js';
 import { homeFeature } from './features/home/routes.js';
+import { shoppingFeature } from './features/shopping/routes.js';
+import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
@@ -24,7 +26,7 @@ import { renderDecorator } from './platform/views/render.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, healthFeature];
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, healthFeature, todoFeature, shoppingFeature];
 
 export interface AppDeps {
   database: DatabaseHandle;
