@@ -39,14 +39,12 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    // Graceful shutdown behind nginx (a rolling restart loses no request). On close the server
-    // stops accepting connections, so nginx gets "connection refused" and sends the request to
-    // the other instance (safe for any method, nothing was sent), and idle keep-alive sockets
-    // are closed (forceCloseConnections: 'idle', the default). A request already on its way
-    // over a kept-alive socket is still *served*, with `Connection: close`, instead of Fastify's
-    // default 503: nginx would hand a 503 for a POST straight to the browser. Requests in flight
-    // finish (drainOnClose ends their connections) before close() resolves; only then is the
-    // database closed (server.ts).
+    // Graceful shutdown behind nginx (a rolling restart loses no request; see server.ts and
+    // platform/drain.ts): the instance stops accepting (nginx's connect is refused and it tries
+    // the next instance, safe for any method), lets nginx's kept-alive connections run out, and
+    // only then closes what is left (forceCloseConnections: 'idle', the default). A request that
+    // arrives on an open connection meanwhile is *served*, with `Connection: close`, instead of
+    // Fastify's default 503, which nginx would hand straight to the browser for a POST.
     return503OnClosing: false,
   });
   const sessions = new SessionStore(database.db, config.sessionCookieAge);

@@ -1,13 +1,24 @@
+import { Server as NetServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** From now on every answer says `Connection: close`: the connection ends with it. */
+    startDraining(): void;
+  }
+}
+
 /**
- * Graceful shutdown, the part Fastify leaves out: a request that was already in flight when
- * close() began is answered with `Connection: close`, so its connection ends with the answer.
- * Without it the connection would become idle after close() had reaped the idle ones, and keep
- * the process alive until the client gave up on it (nginx: 60 s, more than systemd's stop timeout).
+ * Graceful shutdown, the part Fastify leaves out. Once draining (stopAccepting below, or
+ * close()), every answer carries `Connection: close`, including that of a request already in
+ * flight, so no connection is left idle to be cut while a proxy is sending on it.
  */
 export const drainOnClose = fp(async (app) => {
   let draining = false;
+  app.decorate('startDraining', () => {
+    draining = true;
+  });
   app.addHook('preClose', async () => {
     draining = true;
   });
@@ -15,3 +26,27 @@ export const drainOnClose = fp(async (app) => {
     if (draining) reply.header('connection', 'close');
   });
 }, { name: 'drain-on-close' });
+
+function openConnections(server: NetServer): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/**
+ * The first step of a shutdown behind a proxy: stop accepting connections (the proxy's next
+ * connect is refused, and it sends that request to another instance, safe for any method), then
+ * let the open connections run out: each ends after its next answer, and the proxy closes its
+ * idle ones itself (nginx's upstream keepalive_timeout, 4 s in deploy/nginx.conf). Resolves when
+ * none is left, or after `maxWaitMs`. Only then may app.close() cut idle connections: cutting one
+ * the proxy is sending a request on right now would lose that request, and nginx does not resend
+ * a POST.
+ */
+export async function stopAccepting(app: FastifyInstance, maxWaitMs: number): Promise<void> {
+  app.startDraining();
+  // net.Server's own close: it stops listening without reaping idle connections, which
+  // http.Server's close() would do at once.
+  NetServer.prototype.close.call(app.server);
+  const deadline = Date.now() + maxWaitMs;
+  while (Date.now() < deadline && (await openConnections(app.server)) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

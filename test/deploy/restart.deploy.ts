@@ -77,15 +77,20 @@ describe('a rolling restart behind nginx', () => {
 
     expect([...pages.failures, ...posts.failures]).toEqual([]);
     expect(exitCode).toBe(0);
-    // Drained and exited well within systemd's TimeoutStopSec (30 s).
-    expect(stopMs).toBeLessThan(5_000);
+    // Drained (at most 5 s for nginx's idle connections) and exited well within systemd's
+    // TimeoutStopSec (30 s).
+    expect(stopMs).toBeLessThan(10_000);
     expect(beforeStop).toBeGreaterThan(20);
     // Requests went on while instance A was down, and A took its share again once back.
     expect(afterStart - whileDown).toBeGreaterThan(5);
     expect(t.appA.requests().length).toBeGreaterThan(servedBeforeRestart);
     expect(t.appA.output).toContain('"signal":"SIGTERM","msg":"shutting down"');
-    // nginx met the stopped instance and passed those requests on to B.
+    // nginx met the stopped instance (a refused connection, or A still marked down after one)
+    // and passed those requests on to B.
     expect(t.front.errorLog()).toMatch(/connect\(\) failed \(111: Connection refused\) while connecting to upstream/);
+    // ...and never had a connection cut under a request it was sending (nginx would retry a GET
+    // silently, but not a POST).
+    expect(t.front.errorLog()).not.toMatch(/reset by peer|prematurely closed/);
     console.log(`rolling restart: ${count()} requests (${posts.total} POST), ${afterStart - whileDown} while instance A was down, 0 failed; A stopped in ${stopMs} ms`);
   });
 });
