@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -6,7 +8,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** From now on every answer says `Connection: close`: the connection ends with it. */
     startDraining(): void;
+    /** Open HTTP connections, not counting those upgraded to WebSockets. */
+    httpConnections(): Promise<number>;
   }
+}
+
+function openConnections(server: NetServer): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
 }
 
 /**
@@ -19,6 +27,13 @@ export const drainOnClose = fp(async (app) => {
   app.decorate('startDraining', () => {
     draining = true;
   });
+  // WebSockets are not waited for: the shutdown closes them (1001) once HTTP has drained.
+  const upgraded = new Set<Duplex>();
+  app.server.on('upgrade', (_request: IncomingMessage, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
+  app.decorate('httpConnections', () => openConnections(app.server).then((count) => count - upgraded.size));
   app.addHook('preClose', async () => {
     draining = true;
   });
@@ -26,10 +41,6 @@ export const drainOnClose = fp(async (app) => {
     if (draining) reply.header('connection', 'close');
   });
 }, { name: 'drain-on-close' });
-
-function openConnections(server: NetServer): Promise<number> {
-  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
-}
 
 /**
  * The first step of a shutdown behind a proxy: stop accepting connections (the proxy's next
@@ -45,8 +56,12 @@ export async function stopAccepting(app: FastifyInstance, maxWaitMs: number): Pr
   // net.Server's own close: it stops listening without reaping idle connections, which
   // http.Server's close() would do at once.
   NetServer.prototype.close.call(app.server);
-  const deadline = Date.now() + maxWaitMs;
-  while (Date.now() < deadline && (await openConnections(app.server)) > 0) {
+  const started = Date.now();
+  const open = await app.httpConnections();
+  let left = open;
+  while (left > 0 && Date.now() - started < maxWaitMs) {
     await new Promise((resolve) => setTimeout(resolve, 25));
+    left = await app.httpConnections();
   }
+  app.log.info({ open, left, ms: Date.now() - started }, 'stopped accepting; open connections drained');
 }
