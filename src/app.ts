@@ -6,6 +6,9 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { homeFeature } from './features/home/routes.js';
+import { notebooksFeature } from './features/notebooks/routes.js';
+import { notesFeature } from './features/notes/routes.js';
+import { tagsFeature } from './features/tags/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
@@ -22,7 +25,7 @@ import { renderDecorator } from './platform/views/render.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature];
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, notesFeature, notebooksFeature, tagsFeature];
 
 export interface AppDeps {
   database: DatabaseHandle;

@@ -1,0 +1,64 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+
+const MAX_TERMS = 8;
+const MAX_TERM_LENGTH = 64;
+
+/**
+ * The words of a search box, lowercased: letters and digits only. Everything else (quotes,
+ * operators, parentheses, column filters, NEAR, `*`, `:`, `&`, `!`) is a separator, so no user
+ * text ever reaches FTS5's or tsquery's query syntax as syntax.
+ */
+export function searchTerms(query: string): string[] {
+  const words = query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, MAX_TERMS).map((word) => word.slice(0, MAX_TERM_LENGTH));
+}
+
+/** FTS5: every term quoted as a string and matched as a prefix, all terms required. */
+export function fts5Query(terms: string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"*`).join(' AND ');
+}
+
+/** tsquery: every term a prefix match, all terms required (terms hold letters and digits only). */
+export function tsQuery(terms: string[]): string {
+  return terms.map((term) => `${term.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
+}
+
+type NotesQuery = SelectQueryBuilder<Database, 'notes', object>;
+
+/**
+ * Ids of the notes in `scope` (already limited to what the caller may see) whose title or
+ * content matches every term, best match first. One function for both databases: SQLite's
+ * FTS5 index (notes_fts, kept in step by triggers) or PostgreSQL's GIN-indexed tsvector.
+ */
+export async function matchingNoteIds(
+  dialect: Dialect,
+  scope: NotesQuery,
+  terms: string[],
+  page: { limit: number; offset: number },
+): Promise<number[]> {
+  if (terms.length === 0) return [];
+  if (dialect === 'postgres') {
+    const query = sql`to_tsquery('simple', ${tsQuery(terms)})`;
+    const rows = await scope
+      .select('notes.id')
+      .where(sql<boolean>`notes.search_vector @@ ${query}`)
+      .orderBy(sql`ts_rank(notes.search_vector, ${query})`, 'desc')
+      .orderBy('notes.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+  const matches = sql<{ id: number; rank: number }>`(select rowid as id, rank from notes_fts where notes_fts match ${fts5Query(terms)})`;
+  const rows = await scope
+    .innerJoin(matches.as('fts'), (join) => join.onRef('fts.id', '=', 'notes.id'))
+    .select('notes.id')
+    .orderBy('fts.rank')
+    .orderBy('notes.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((row) => row.id);
+}
