@@ -40,6 +40,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('notes_owner_list').on('notes').columns(['owner_id', ...LIST_ORDER]).execute();
   await db.schema.createIndex('notes_group_list').on('notes').columns(['group_id', ...LIST_ORDER]).execute();
+  // Search walks matching ids newest first and checks each one's visibility: this small
+  // covering index answers that without reading the (large) note row.
+  await db.schema.createIndex('notes_visibility').on('notes').columns(['id', 'owner_id', 'group_id', 'is_archived']).execute();
   await db.schema.createIndex('notes_notebook_list').on('notes').columns(['notebook_id', ...LIST_ORDER]).execute();
 
   await db.schema

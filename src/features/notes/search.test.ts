@@ -43,11 +43,23 @@ describe('full-text search', () => {
     expect(await found('rottn')).toEqual([both.id]);
   });
 
-  it('ranks a title match above a content match', async () => {
-    const inContent = await createNote(t.db, me.user, { title: 'Misc', content: 'something about zephyrine winds' });
-    const inTitle = await createNote(t.db, me.user, { title: 'Zephyrine', content: 'a word' });
+  it('lists matches newest first, from titles and content alike', async () => {
+    const older = await createNote(t.db, me.user, { title: 'Misc', content: 'something about zephyrine winds' });
+    const newer = await createNote(t.db, friend, { group_id: group.id, title: 'Zephyrine', content: 'a word' });
     const body = (await me.browser.get('/notes/?q=zephyrine')).body;
-    expect(body.indexOf(`/notes/${inTitle.id}/`)).toBeLessThan(body.indexOf(`/notes/${inContent.id}/`));
+    expect(body.indexOf(`/notes/${newer.id}/`)).toBeGreaterThan(-1);
+    expect(body.indexOf(`/notes/${newer.id}/`)).toBeLessThan(body.indexOf(`/notes/${older.id}/`));
+  });
+
+  it('pages through many matches without repeating or skipping one', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 60; i += 1) ids.push((await createNote(t.db, i % 2 ? me.user : friend, { title: `Kumquat ${i}`, group_id: i % 2 ? null : group.id })).id);
+    const first = await found('kumquat');
+    const page2 = await me.browser.get('/notes/?q=kumquat&page=2');
+    const secondIds = [...page2.body.matchAll(/<h2 class="note-title"><a href="\/notes\/(\d+)\/">/g)].map((m) => Number(m[1]));
+    expect(first).toHaveLength(50);
+    expect([...first, ...secondIds].sort((a, b) => a - b)).toEqual(ids);
+    expect((await me.browser.get('/notes/?q=kumquat')).body).toContain('href="/notes/?q=kumquat&amp;page=2"');
   });
 
   it('keeps the tag and archive filters', async () => {
