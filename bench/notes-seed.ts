@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
+import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { hashPassword } from '../src/platform/passwords.js';
 
 export const BENCH_PASSWORD = 'bench-password-123';
 export const BENCH_ITERATIONS = 1000;
-/** The searched word: in about one note in twenty, like a real topic word. */
+/** The searched word: in about one note in twenty (five text parts, 1% each), like a real topic word. */
 export const SEARCH_WORD = 'word';
 const BATCH = 500;
 
@@ -76,27 +77,34 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
 
     const text = (count: number) => {
       const picked = Array.from({ length: count }, () => words[Math.floor(next() * words.length)]!);
-      if (next() < 0.05) picked[Math.floor(next() * count)] = SEARCH_WORD;
+      if (next() < 0.01) picked[Math.floor(next() * count)] = SEARCH_WORD;
       return picked.join(' ');
     };
-    const owners: { owner: number; group: number | null }[] = [
-      ...Array.from({ length: visible / 2 }, () => ({ owner: reader, group: null })),
-      ...Array.from({ length: visible / 4 }, () => ({ owner: friend1, group: groupIds[0]! })),
-      ...Array.from({ length: visible / 4 }, () => ({ owner: friend2, group: groupIds[1]! })),
-      ...Array.from({ length: visible / 2 }, () => ({ owner: stranger, group: null })),
+    // Interleaved as real use would: every source writes now and then, none owns a block of ids.
+    const sources: { owner: number; group: number | null; share: number }[] = [
+      { owner: reader, group: null, share: 2 },
+      { owner: friend1, group: groupIds[0]!, share: 1 },
+      { owner: friend2, group: groupIds[1]!, share: 1 },
+      { owner: stranger, group: null, share: 2 },
     ];
-    const notes = owners.map(({ owner, group }, i) => ({
-      owner_id: owner,
-      title: `${text(4)} ${i}`,
-      content: `# ${text(3)}\n\n${text(60)}\n\n- ${text(8)}\n- ${text(8)}`,
-      notebook_id: owner === reader && next() < 0.5 ? notebooks[Math.floor(next() * notebooks.length)]!.id : null,
-      group_id: group,
-      priority: Math.floor(next() * 4),
-      is_pinned: next() < 0.01 ? 1 : 0,
-      is_archived: next() < 0.1 ? 1 : 0,
-      created_at: now - i * 60_000,
-      updated_at: now - Math.floor(next() * 365 * 86_400_000),
-    }));
+    const cycle = sources.flatMap((source) => Array.from({ length: source.share }, () => source));
+    const owners = Array.from({ length: visible * 1.5 }, (_, i) => cycle[i % cycle.length]!);
+    const notes = owners.map(({ owner, group }, i) => {
+      const content = `# ${text(3)}\n\n${text(60)}\n\n- ${text(8)}\n- ${text(8)}`;
+      return {
+        owner_id: owner,
+        title: `${text(4)} ${i}`,
+        content,
+        excerpt: plainExcerpt(content),
+        notebook_id: owner === reader && next() < 0.5 ? notebooks[Math.floor(next() * notebooks.length)]!.id : null,
+        group_id: group,
+        priority: Math.floor(next() * 4),
+        is_pinned: next() < 0.01 ? 1 : 0,
+        is_archived: next() < 0.1 ? 1 : 0,
+        created_at: now - i * 60_000,
+        updated_at: now - Math.floor(next() * 365 * 86_400_000),
+      };
+    });
     await insertInBatches(trx, 'notes', notes);
     const readerNotes = await trx.selectFrom('notes').select('id').where('owner_id', '=', reader).execute();
     const links = readerNotes.flatMap(({ id }) => (next() < 0.6 ? [{ note_id: id, tag_id: tags[Math.floor(next() * tags.length)]!.id }] : []));

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Note, Notebook, Tag, User } from '../src/db/schema.js';
+import { plainExcerpt } from '../src/features/notes/excerpt.js';
 
 let counter = 0;
 
@@ -14,7 +15,10 @@ export async function createNote(
   const { tags = [], ...fields } = overrides;
   const note = await db
     .insertInto('notes')
-    .values({ title: `Note ${counter}`, content: `Text of note ${counter}`, notebook_id: null, group_id: null, created_at: now, updated_at: now, ...fields, owner_id: owner.id })
+    .values({
+      title: `Note ${counter}`, content: `Text of note ${counter}`, notebook_id: null, group_id: null, created_at: now, updated_at: now,
+      ...fields, excerpt: plainExcerpt(fields.content ?? `Text of note ${counter}`), owner_id: owner.id,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   if (tags.length > 0) await db.insertInto('note_tags').values(tags.map((tag) => ({ note_id: note.id, tag_id: tag.id }))).execute();

@@ -72,6 +72,8 @@ export interface NotesTable {
   owner_id: number;
   title: string;
   content: Generated<string>;
+  /** Plain-text preview of content, derived from it on every write (notes/excerpt.ts). */
+  excerpt: Generated<string>;
   notebook_id: number | null;
   group_id: number | null;
   /** 0 low .. 3 urgent. */

@@ -30,6 +30,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('title', 'varchar(200)', (col) => col.notNull())
     .addColumn('content', 'text', (col) => col.notNull().defaultTo(''))
+    // A plain-text preview written with the content, so the list never reads whole notes.
+    .addColumn('excerpt', 'varchar(200)', (col) => col.notNull().defaultTo(''))
     .addColumn('notebook_id', 'integer', (col) => col.references('notebooks.id').onDelete('set null'))
     .addColumn('group_id', 'integer', (col) => col.references('groups.id').onDelete('set null'))
     .addColumn('priority', 'smallint', (col) => col.notNull().defaultTo(0).check(sql`priority between 0 and 3`))

@@ -11,7 +11,7 @@ export interface TagChip {
 export interface NoteRow {
   id: number;
   title: string;
-  /** The first characters of the content, raw (views turn them into plain text). */
+  /** Plain-text preview of the content. */
   excerpt: string;
   owner_id: number;
   owner_username: string;
@@ -26,8 +26,6 @@ export interface NoteRow {
   updated_at: number;
   tags: TagChip[];
 }
-
-const EXCERPT_SOURCE_CHARS = 400;
 
 /**
  * Fills in rows for note ids that a scoped query already returned; it never decides what the
@@ -48,7 +46,7 @@ export class NoteDetailsReader {
         .select([
           'notes.id',
           'notes.title',
-          sql<string>`substr(notes.content, 1, ${sql.lit(EXCERPT_SOURCE_CHARS)})`.as('excerpt'),
+          'notes.excerpt',
           'notes.owner_id',
           'users.username as owner_username',
           'notes.group_id',

@@ -21,16 +21,3 @@ markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
 export function renderMarkdown(source: string): string {
   return markdown.render(source);
 }
-
-/** A plain-text preview of Markdown, for list rows (escaped by JSX like any other text). */
-export function plainExcerpt(source: string, length = 160): string {
-  const text = source
-    .replace(/```[^\n]*\n?/g, ' ')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/[*_~`]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text;
-}

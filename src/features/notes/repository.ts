@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, type TagChip, NoteDetailsReader } from './details.js';
+import { plainExcerpt } from './excerpt.js';
 import { matchingNoteIds } from './search.js';
 
 export const PAGE_SIZE = 50;
@@ -145,7 +146,7 @@ export class NotesRepository {
   async insert(ownerId: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<number> {
     const { id } = await this.db
       .insertInto('notes')
-      .values({ ...fields, owner_id: ownerId, created_at: now, updated_at: now })
+      .values({ ...fields, excerpt: plainExcerpt(fields.content), owner_id: ownerId, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.linkTags(id, tagIds);
@@ -156,7 +157,7 @@ export class NotesRepository {
   async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('notes')
-      .set({ ...fields, updated_at: now })
+      .set({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now })
       .where('owner_id', '=', ownerId)
       .where('id', '=', id)
       .executeTakeFirst();

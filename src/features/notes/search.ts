@@ -44,7 +44,11 @@ export async function matchingNoteIds(dialect: Dialect, scope: NotesQuery, terms
     const rows = await scope
       .select('notes.id')
       .where(sql<boolean>`notes.search_vector @@ to_tsquery('simple', ${tsQuery(terms)})`)
-      .orderBy('notes.id', 'desc')
+      // An expression, not the bare column: the planner cannot estimate how many notes a prefix
+      // tsquery matches, and given "ORDER BY id LIMIT" it walks the primary key backwards testing
+      // every note (EXPLAIN ANALYZE: 380 ms for a rare word over 150,000 notes). This way it asks
+      // the GIN index for the matches and sorts only those.
+      .orderBy(sql`notes.id + 0`, 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .execute();
