@@ -4,7 +4,7 @@ import type { Database, Note } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, type TagChip, NoteDetailsReader } from './details.js';
 import { plainExcerpt } from './excerpt.js';
-import { matchingNoteIds } from './search.js';
+import { matchingNotesQuery } from './search.js';
 
 export const PAGE_SIZE = 50;
 
@@ -82,6 +82,12 @@ export class NotesRepository {
    * tells whether there is a next page, without counting.
    */
   async listVisiblePage(userId: number, filters: NoteFilters, page: number): Promise<NotePage> {
+    const rows = await (await this.listPageQuery(userId, filters, page)).execute();
+    return this.pageOf(rows.map((row) => row.id), page);
+  }
+
+  /** The query behind listVisiblePage, apart so that tests can EXPLAIN it. */
+  async listPageQuery(userId: number, filters: NoteFilters, page: number) {
     const offset = (page - 1) * PAGE_SIZE;
     const take = offset + PAGE_SIZE + 1;
     const branches = (await this.visibilityBranches(userId, filters)).map((where, index) =>
@@ -102,7 +108,7 @@ export class NotesRepository {
         .selectAll(),
     );
     const union = branches.reduce((all, branch) => all.unionAll(branch));
-    const rows = await this.db
+    return this.db
       .selectFrom(union.as('visible'))
       .select('visible.id')
       .orderBy('visible.is_pinned', 'desc')
@@ -110,18 +116,22 @@ export class NotesRepository {
       .orderBy('visible.updated_at', 'desc')
       .orderBy('visible.id', 'desc')
       .limit(PAGE_SIZE + 1)
-      .offset(offset)
-      .execute();
+      .offset(offset);
+  }
+
+  /** Full-text search over title and content of the visible notes, newest first (see search.ts). */
+  async searchVisiblePage(userId: number, terms: string[], filters: NoteFilters, page: number): Promise<NotePage> {
+    const query = this.searchPageQuery(userId, terms, filters, page);
+    const rows = query ? await query.execute() : [];
     return this.pageOf(rows.map((row) => row.id), page);
   }
 
-  /** Full-text search over title and content of the visible notes, best match first. */
-  async searchVisiblePage(userId: number, text: string[], filters: NoteFilters, page: number): Promise<NotePage> {
+  /** The query behind searchVisiblePage (null when there is no word to search for). */
+  searchPageQuery(userId: number, terms: string[], filters: NoteFilters, page: number) {
     let scope = this.visibleNotes(userId).where('notes.is_archived', '=', filters.archived ? 1 : 0);
     if (filters.notebookId !== undefined) scope = scope.where('notes.notebook_id', '=', filters.notebookId);
     if (filters.tagId !== undefined) scope = scope.where('notes.id', 'in', this.taggedNoteIds(filters.tagId));
-    const ids = await matchingNoteIds(this.dialect, scope, text, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
-    return this.pageOf(ids, page);
+    return matchingNotesQuery(this.dialect, scope, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
   }
 
   /**

@@ -28,7 +28,7 @@ export function tsQuery(terms: string[]): string {
 type NotesQuery = SelectQueryBuilder<Database, 'notes', object>;
 
 /**
- * Ids of the notes in `scope` (already limited to what the caller may see) whose title or
+ * The ids of the notes in `scope` (already limited to what the caller may see) whose title or
  * content holds every term, newest first. One function for both databases: SQLite's FTS5 index
  * (notes_fts, kept in step by triggers) or PostgreSQL's GIN-indexed tsvector.
  *
@@ -38,10 +38,10 @@ type NotesQuery = SelectQueryBuilder<Database, 'notes', object>;
  * visible notes is found; each candidate's visibility is checked on the small covering index
  * notes_visibility instead of the note row.
  */
-export async function matchingNoteIds(dialect: Dialect, scope: NotesQuery, terms: string[], page: { limit: number; offset: number }): Promise<number[]> {
-  if (terms.length === 0) return [];
+export function matchingNotesQuery(dialect: Dialect, scope: NotesQuery, terms: string[], page: { limit: number; offset: number }) {
+  if (terms.length === 0) return null;
   if (dialect === 'postgres') {
-    const rows = await scope
+    return scope
       .select('notes.id')
       .where(sql<boolean>`notes.search_vector @@ to_tsquery('simple', ${tsQuery(terms)})`)
       // An expression, not the bare column: the planner cannot estimate how many notes a prefix
@@ -50,19 +50,15 @@ export async function matchingNoteIds(dialect: Dialect, scope: NotesQuery, terms
       // the GIN index for the matches and sorts only those.
       .orderBy(sql`notes.id + 0`, 'desc')
       .limit(page.limit)
-      .offset(page.offset)
-      .execute();
-    return rows.map((row) => row.id);
+      .offset(page.offset);
   }
   // The FTS5 subquery is the outer loop, read in descending rowid order (EXPLAIN QUERY PLAN:
   // "SCAN notes_fts VIRTUAL TABLE INDEX 192:M2", no temporary b-tree for the ORDER BY).
   const matches = sql<{ id: number }>`(select rowid as id from notes_fts where notes_fts match ${fts5Query(terms)})`;
-  const rows = await scope
+  return scope
     .innerJoin(matches.as('fts'), (join) => join.onRef('fts.id', '=', 'notes.id'))
-    .select('fts.id')
+    .select('notes.id')
     .orderBy('fts.id', 'desc')
     .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return rows.map((row) => row.id);
+    .offset(page.offset);
 }
