@@ -21,6 +21,14 @@ beforeAll(async () => {
   for (let i = 0; i < 40; i += 1) {
     await createNote(t.db, [reader, f1, f2, stranger][i % 4]!, { group_id: [null, g1.id, g2.id, null][i % 4]!, priority: i % 4, content: `lorem ${i}` });
   }
+  // Enough rows that the planners' statistics, not the table's tininess, decide the plans.
+  const now = Date.now();
+  for (let batch = 0; batch < 5; batch += 1) {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      owner_id: stranger.id, title: `bulk ${batch}-${i}`, content: 'lorem ipsum', excerpt: 'lorem ipsum', created_at: now, updated_at: now - i,
+    }));
+    await t.db.insertInto('notes').values(rows).execute();
+  }
   await sql`analyze`.execute(t.db);
   notes = new NotesRepository(t.db, t.database.dialect);
 });
