@@ -41,7 +41,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
     .execute();
   await db.schema.createIndex('notes_owner_list').on('notes').columns(['owner_id', ...LIST_ORDER]).execute();
-  await db.schema.createIndex('notes_group_list').on('notes').columns(['group_id', ...LIST_ORDER]).execute();
+  // owner_id last: the group branch skips the reader's own notes (listed by the owner branch)
+  // from the index alone, without reading note rows.
+  await db.schema.createIndex('notes_group_list').on('notes').columns(['group_id', ...LIST_ORDER, 'owner_id']).execute();
   // Search walks matching ids newest first and checks each one's visibility: this small
   // covering index answers that without reading the (large) note row.
   await db.schema.createIndex('notes_visibility').on('notes').columns(['id', 'owner_id', 'group_id', 'is_archived']).execute();

@@ -34,14 +34,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The plan as text. PostgreSQL is told to avoid sequential scans, as it would with many rows. */
-async function plan(query: CompiledQuery): Promise<string> {
+/**
+ * The plan as text. PostgreSQL is told to avoid sequential scans (and, for the list, sorts), as
+ * it would with many rows: the test asks whether an index-ordered plan exists and is chosen.
+ */
+async function plan(query: CompiledQuery, { avoidSorts = false } = {}): Promise<string> {
   if (t.database.dialect === 'sqlite') {
     const explained = await t.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` } as CompiledQuery<{ detail: string }>);
     return explained.rows.map((row) => row.detail).join('\n');
   }
   return t.db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);
+    if (avoidSorts) await sql`set local enable_sort = off`.execute(trx);
     const explained = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` } as CompiledQuery<{ 'QUERY PLAN': string }>);
     return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
   });
@@ -50,15 +54,17 @@ async function plan(query: CompiledQuery): Promise<string> {
 describe('query plans', () => {
   it('the list reads each branch in order from its index, with no full scan or sort of the notes', async () => {
     for (const page of [1, 20]) {
-      const text = await plan((await notes.listPageQuery(reader.id, { archived: false }, page)).compile());
+      const text = await plan((await notes.listPageQuery(reader.id, { archived: false }, page)).compile(), { avoidSorts: true });
       expect(text).toMatch(/notes_owner_list/);
       expect(text.match(/notes_group_list/g)).toHaveLength(2);
       if (t.database.dialect === 'sqlite') {
+        expect(text).toMatch(/MERGE \(UNION ALL\)/);
         expect(text).not.toMatch(/SCAN notes(?! USING)/);
-        // The only sort is the merge of at most (offset + 51) rows per branch.
-        expect(text.match(/TEMP B-TREE/g) ?? []).toHaveLength(1);
+        expect(text).not.toMatch(/TEMP B-TREE/);
       } else {
+        expect(text).toMatch(/Merge Append/);
         expect(text).not.toMatch(/Seq Scan on notes/);
+        expect(text).not.toMatch(/(^|-> +)Sort +\(/m);
         expect(text).toMatch(/Index (Only )?Scan Backward using notes_owner_list/);
       }
     }

@@ -76,45 +76,41 @@ export class NotesRepository {
    * One page of the visible notes, pinned first, then by priority, then most recently updated.
    * "owner = U or group in (...)" ordered and cut by LIMIT would make the database read and sort
    * every visible note. Instead each way of being visible (owned; each of the user's groups) is
-   * one branch read in order straight off its index (notes_owner_list, notes_group_list) and cut
-   * at offset + limit rows; the union of those few short branches is merged and cut again. The
-   * cost grows with the page number, never with the number of notes. One row more than a page
-   * tells whether there is a next page, without counting.
+   * one branch of a UNION ALL, read in list order straight off its covering index
+   * (notes_owner_list, notes_group_list), and the ordered branches are merged until the page is
+   * full. The cost grows with the page number, never with the number of notes. One row more than
+   * a page tells whether there is a next page, without counting.
    */
   async listVisiblePage(userId: number, filters: NoteFilters, page: number): Promise<NotePage> {
     const rows = await (await this.listPageQuery(userId, filters, page)).execute();
     return this.pageOf(rows.map((row) => row.id), page);
   }
 
-  /** The query behind listVisiblePage, apart so that tests can EXPLAIN it. */
+  /**
+   * The query behind listVisiblePage, apart so that tests can EXPLAIN it. The two planners need
+   * the merge spelled differently: SQLite merges the branches of a compound SELECT's ORDER BY
+   * ("MERGE (UNION ALL)") when the branches are plain (each is flattened into an index search);
+   * PostgreSQL builds a "Merge Append" of backward index scans only when each branch is itself
+   * ordered and limited to the rows a page could need (offset + page + 1).
+   */
   async listPageQuery(userId: number, filters: NoteFilters, page: number) {
     const offset = (page - 1) * PAGE_SIZE;
-    const take = offset + PAGE_SIZE + 1;
-    const branches = (await this.visibilityBranches(userId, filters)).map((where, index) =>
-      this.db
-        .selectFrom(
-          this.db
-            .selectFrom('notes')
-            .select(['notes.id', 'notes.is_pinned', 'notes.priority', 'notes.updated_at'])
-            .where(where)
-            .where('notes.is_archived', '=', filters.archived ? 1 : 0)
-            .orderBy('notes.is_pinned', 'desc')
-            .orderBy('notes.priority', 'desc')
-            .orderBy('notes.updated_at', 'desc')
-            .orderBy('notes.id', 'desc')
-            .limit(take)
-            .as(`branch${index}`),
-        )
-        .selectAll(),
-    );
-    const union = branches.reduce((all, branch) => all.unionAll(branch));
-    return this.db
-      .selectFrom(union.as('visible'))
-      .select('visible.id')
-      .orderBy('visible.is_pinned', 'desc')
-      .orderBy('visible.priority', 'desc')
-      .orderBy('visible.updated_at', 'desc')
-      .orderBy('visible.id', 'desc')
+    const branches = (await this.visibilityBranches(userId, filters)).map((where, index) => {
+      const branch = this.db
+        .selectFrom('notes')
+        .select(['notes.id', 'notes.is_pinned', 'notes.priority', 'notes.updated_at'])
+        .where(where)
+        .where('notes.is_archived', '=', filters.archived ? 1 : 0);
+      const bounded = this.dialect === 'postgres' ? inListOrder(branch).limit(offset + PAGE_SIZE + 1) : branch;
+      return this.db.selectFrom(bounded.as(`branch${index}`)).selectAll();
+    });
+    // Unqualified names: the ORDER BY of a compound SELECT names its result columns.
+    return branches
+      .reduce((all, branch) => all.unionAll(branch))
+      .orderBy('is_pinned', 'desc')
+      .orderBy('priority', 'desc')
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
       .limit(PAGE_SIZE + 1)
       .offset(offset);
   }
@@ -206,4 +202,8 @@ export class NotesRepository {
     const hasNext = ids.length > PAGE_SIZE;
     return { notes: await this.details.rowsFor(ids.slice(0, PAGE_SIZE)), page, hasNext };
   }
+}
+
+function inListOrder<O>(query: SelectQueryBuilder<Database, 'notes', O>): SelectQueryBuilder<Database, 'notes', O> {
+  return query.orderBy('notes.is_pinned', 'desc').orderBy('notes.priority', 'desc').orderBy('notes.updated_at', 'desc').orderBy('notes.id', 'desc');
 }
