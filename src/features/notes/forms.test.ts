@@ -64,6 +64,20 @@ describe('links to notebooks, tags and groups', () => {
     expect(tags).toEqual([{ tag_id: mine.id }]);
   });
 
+  it('fills the edit form with the note as stored, its tags ticked', async () => {
+    const notebook = await createNotebook(t.db, me.user, { title: 'Chosen book' });
+    const [ticked, unticked] = [await createTag(t.db, me.user), await createTag(t.db, me.user)];
+    const note = await createNote(t.db, me.user, { title: 'Prefilled', content: 'Body text', notebook_id: notebook.id, priority: 2, is_pinned: 1, tags: [ticked!] });
+    const body = (await me.browser.get(`/notes/${note.id}/edit/`)).body;
+    expect(body).toContain('value="Prefilled"');
+    expect(body).toContain('>Body text</textarea>');
+    expect(body).toContain(`<option value="${notebook.id}" selected>Chosen book</option>`);
+    expect(body).toContain('<option value="2" selected>High</option>');
+    expect(body).toMatch(/id="id_is_pinned" name="is_pinned" value="on" checked/);
+    expect(body).toContain(`value="${ticked!.id}" checked`);
+    expect(body).not.toContain(`value="${unticked!.id}" checked`);
+  });
+
   it('offers only the caller’s own notebooks, tags and groups in the form', async () => {
     const mine = await createNotebook(t.db, me.user, { title: 'My own book' });
     const theirs = await createNotebook(t.db, other, { title: 'Their secret book' });

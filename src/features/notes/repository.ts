@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } fro
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
-import { type NoteRow, type TagChip, NoteDetailsReader } from './details.js';
+import { type NoteRow, NoteDetailsReader } from './details.js';
 import { plainExcerpt } from './excerpt.js';
 import { matchingNotesQuery } from './search.js';
 
@@ -64,12 +64,14 @@ export class NotesRepository {
     return this.ownedNotes(userId).selectAll('notes').where('notes.id', '=', id).executeTakeFirst();
   }
 
-  tagIdsOf(noteId: number): Promise<number[]> {
-    return this.db.selectFrom('note_tags').select('tag_id').where('note_id', '=', noteId).execute().then((rows) => rows.map((row) => row.tag_id));
-  }
-
-  tagsOf(noteIds: number[]): Promise<Map<number, TagChip[]>> {
-    return this.details.tagsFor(noteIds);
+  /** The tag ids of a note the user owns (for its edit form); empty for anyone else's note. */
+  async ownedNoteTagIds(userId: number, noteId: number): Promise<number[]> {
+    const rows = await this.ownedNotes(userId)
+      .innerJoin('note_tags', 'note_tags.note_id', 'notes.id')
+      .select('note_tags.tag_id')
+      .where('notes.id', '=', noteId)
+      .execute();
+    return rows.map((row) => row.tag_id);
   }
 
   /**

@@ -98,7 +98,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
       is_pinned: note.is_pinned ? 'on' : '',
       is_archived: note.is_archived ? 'on' : '',
     };
-    const tagIds = (await service.notes.tagIdsOf(note.id)).map(String);
+    const tagIds = (await service.notes.ownedNoteTagIds(request.user!.id, note.id)).map(String);
     const { page, status } = await showForm(request, 200, { noteId: note.id, typed: { values, tagIds } });
     return reply.render(page, status);
   });
