@@ -105,6 +105,16 @@ describe('group member', () => {
     expect(await findNote(t.db, note.id)).toEqual(before);
   });
 
+  it('loses sight of the note when the group is deleted; the owner keeps it, without a group', async () => {
+    const other = await loggedIn(t);
+    const team = await createGroup(t.db, owner.user, [other.user]);
+    const note = await createNote(t.db, owner.user, { group_id: team.id });
+    await t.db.deleteFrom('groups').where('id', '=', team.id).execute();
+    expect((await other.browser.get(`/notes/${note.id}/`)).statusCode).toBe(404);
+    expect(await findNote(t.db, note.id)).toMatchObject({ owner_id: owner.user.id, group_id: null });
+    expect((await owner.browser.get(`/notes/${note.id}/`)).statusCode).toBe(200);
+  });
+
   it('loses sight of the note when it leaves the group', async () => {
     const other = await loggedIn(t);
     const team = await createGroup(t.db, owner.user, [other.user]);
