@@ -9,6 +9,8 @@ import { homeFeature } from './features/home/routes.js';
 import { notebooksFeature } from './features/notebooks/routes.js';
 import { notesFeature } from './features/notes/routes.js';
 import { tagsFeature } from './features/tags/routes.js';
+import { shoppingFeature } from './features/shopping/routes.js';
+import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
@@ -25,7 +27,7 @@ import { renderDecorator } from './platform/views/render.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, notesFeature, notebooksFeature, tagsFeature];
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, notesFeature, notebooksFeature, tagsFeature, todoFeature, shoppingFeature];
 
 export interface AppDeps {
   database: DatabaseHandle;

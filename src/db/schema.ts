@@ -89,6 +89,56 @@ export interface NoteTagsTable {
   tag_id: number;
 }
 
+export interface TodoListsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  description: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Users a list is shared with (read only); the same shape for both kinds of list. */
+export interface ListSharesTable {
+  list_id: number;
+  user_id: number;
+}
+
+export interface TodoItemsTable {
+  id: Generated<number>;
+  list_id: number;
+  text: string;
+  /** A calendar date, `YYYY-MM-DD`, or null. */
+  due_date: string | null;
+  is_done: Generated<number>;
+  position: number;
+  created_at: number;
+}
+
+export interface ShoppingListsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  store_name: Generated<string>;
+  /** Members of this group may read the list; null when the group is gone or none was chosen. */
+  group_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ShoppingItemsTable {
+  id: Generated<number>;
+  list_id: number;
+  name: string;
+  /** Thousandths of a unit: 1.5 kg is 1500. Exact, no floating point. */
+  quantity_milli: Generated<number>;
+  unit: Generated<string>;
+  /** Price of one unit in integer cents, or null when unknown. */
+  estimated_price_cents: number | null;
+  is_bought: Generated<number>;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -99,6 +149,12 @@ export interface Database {
   tags: TagsTable;
   notes: NotesTable;
   note_tags: NoteTagsTable;
+  todo_lists: TodoListsTable;
+  todo_list_shares: ListSharesTable;
+  todo_items: TodoItemsTable;
+  shopping_lists: ShoppingListsTable;
+  shopping_list_shares: ListSharesTable;
+  shopping_items: ShoppingItemsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -106,3 +162,7 @@ export type Group = Selectable<GroupsTable>;
 export type Notebook = Selectable<NotebooksTable>;
 export type Tag = Selectable<TagsTable>;
 export type Note = Selectable<NotesTable>;
+export type TodoList = Selectable<TodoListsTable>;
+export type TodoItem = Selectable<TodoItemsTable>;
+export type ShoppingList = Selectable<ShoppingListsTable>;
+export type ShoppingItem = Selectable<ShoppingItemsTable>;

@@ -12,7 +12,7 @@ import type { NotebookWithCount } from './repository.js';
 export function NotebookListPage({ ctx, notebooks }: { ctx: ViewContext; notebooks: NotebookWithCount[] }) {
   return (
     <Layout ctx={ctx} title="Notebooks">
-      <div class="page-head">
+      <div class="page-header">
         <h1>Notebooks</h1>
         <a href="/notebooks/new/" role="button">New notebook</a>
       </div>
@@ -47,7 +47,7 @@ export function NotebookListPage({ ctx, notebooks }: { ctx: ViewContext; noteboo
 export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext; notebook: Notebook; result: NotePage }) {
   return (
     <Layout ctx={ctx} title={notebook.title}>
-      <div class="page-head">
+      <div class="page-header">
         <h1>
           <Swatch color={notebook.color} /> {notebook.title}
         </h1>

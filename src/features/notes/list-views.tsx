@@ -96,7 +96,7 @@ export function NoteListPage({ ctx: requestCtx, query, result }: { ctx: ViewCont
   const filtered = Boolean(query.q || query.notebook || query.tag);
   return (
     <Layout ctx={ctx} title={heading(query)}>
-      <div class="page-head">
+      <div class="page-header">
         <h1>{heading(query)}</h1>
         <a href="/notes/new/" role="button">New note</a>
       </div>

@@ -8,7 +8,7 @@ import { DEFAULT_TAG_COLOR } from './forms.js';
 export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
   return (
     <Layout ctx={ctx} title="Tags">
-      <div class="page-head">
+      <div class="page-header">
         <h1>Tags</h1>
         <a href="/tags/new/" role="button">New tag</a>
       </div>
