@@ -2,6 +2,7 @@
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   accounts: () => import('./accounts.js'),
   lists: () => import('./lists.js'),
+  notes: () => import('./notes.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -6,6 +6,9 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { homeFeature } from './features/home/routes.js';
+import { notebooksFeature } from './features/notebooks/routes.js';
+import { notesFeature } from './features/notes/routes.js';
+import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
@@ -24,7 +27,7 @@ import { renderDecorator } from './platform/views/render.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, todoFeature, shoppingFeature];
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, notesFeature, notebooksFeature, tagsFeature, todoFeature, shoppingFeature];
 
 export interface AppDeps {
   database: DatabaseHandle;
