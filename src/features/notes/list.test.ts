@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
 
