@@ -47,12 +47,21 @@ export interface GroupMembersTable {
   joined_at: number;
 }
 
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  group_id: number;
+  author_id: number;
+  content: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  chat_messages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;

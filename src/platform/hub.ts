@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import { RedisTransport } from './hub-redis.js';
+
+/** A chat message as every client sees it (PRODUCT.md section 4). */
+export interface ChatMessagePayload {
+  message_id: number;
+  author: string;
+  content: string;
+  /** ISO 8601, UTC. */
+  timestamp: string;
+}
+
+/** Everything the real-time side needs to hear about, from any instance. */
+export type HubEvent =
+  | { type: 'chat.message'; groupId: number; message: ChatMessagePayload }
+  | { type: 'group.members_removed'; groupId: number; userIds: number[] }
+  | { type: 'group.deleted'; groupId: number }
+  | { type: 'sessions.ended'; sessionKeys: string[] };
+
+export type HubListener = (event: HubEvent) => void;
+
+/** Carries encoded events to the other instances; never back to the sender. */
+export interface HubTransport {
+  readonly name: string;
+  start(receive: (encoded: string) => void): Promise<void>;
+  send(encoded: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Envelope {
+  origin: string;
+  event: HubEvent;
+}
+
+/**
+ * Services publish events; the hub hands each one to the listeners of this instance at once
+ * (so local sockets keep working when Redis is away) and to the transport for the others.
+ */
+export class Hub {
+  private readonly listeners = new Set<HubListener>();
+  /** Tells our own events apart when the transport echoes them back (Redis does). */
+  private readonly origin = randomUUID();
+
+  constructor(
+    private readonly transport: HubTransport,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get transportName(): string {
+    return this.transport.name;
+  }
+
+  start(): Promise<void> {
+    return this.transport.start((encoded) => this.receive(encoded));
+  }
+
+  subscribe(listener: HubListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(event: HubEvent): void {
+    this.deliver(event);
+    const envelope: Envelope = { origin: this.origin, event };
+    this.transport.send(JSON.stringify(envelope)).catch((error: unknown) => {
+      this.log.warn({ err: error, event: event.type }, 'event not fanned out to other instances');
+    });
+  }
+
+  close(): Promise<void> {
+    this.listeners.clear();
+    return this.transport.close();
+  }
+
+  private receive(encoded: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(encoded) as Envelope;
+    } catch {
+      this.log.warn('ignored a hub event that is not JSON');
+      return;
+    }
+    if (envelope.origin === this.origin || !envelope.event) return;
+    this.deliver(envelope.event);
+  }
+
+  private deliver(event: HubEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log.error({ err: error, event: event.type }, 'hub listener failed');
+      }
+    }
+  }
+}
+
+/**
+ * In-process transport: instances sharing one bus (one process) hear each other; by default
+ * every hub has a bus of its own, which is right for a single instance.
+ */
+export class MemoryTransport implements HubTransport {
+  readonly name = 'memory';
+  private receive: ((encoded: string) => void) | null = null;
+  private readonly onBus = (encoded: string) => this.receive?.(encoded);
+
+  constructor(private readonly bus = new EventEmitter()) {
+    bus.setMaxListeners(0);
+  }
+
+  async start(receive: (encoded: string) => void): Promise<void> {
+    this.receive = receive;
+    this.bus.on('event', this.onBus);
+  }
+
+  async send(encoded: string): Promise<void> {
+    this.bus.emit('event', encoded);
+  }
+
+  async close(): Promise<void> {
+    this.bus.off('event', this.onBus);
+    this.receive = null;
+  }
+}
+
+/** Redis pub/sub when REDIS_URL is set, so instances behind one proxy share chat; memory otherwise. */
+export function createHub(config: Config, log: FastifyBaseLogger): Hub {
+  const hubLog = log.child({ component: 'hub' });
+  const transport = config.redisUrl ? new RedisTransport(config.redisUrl, `${config.redisPrefix}events`, hubLog) : new MemoryTransport();
+  return new Hub(transport, hubLog);
+}
