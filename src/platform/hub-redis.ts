@@ -24,7 +24,7 @@ export class RedisTransport implements HubTransport {
   ) {
     const options: RedisOptions = {
       retryStrategy: (attempt) => Math.min(attempt * 200, MAX_RETRY_DELAY_MS),
-      connectionName: 'groupnotes-hub',
+      connectionName: `hub:${channel}`,
     };
     // Events published while Redis is away are given up after two retries (logged by the hub):
     // local delivery has already happened, and clients catch up from history on reconnect.
