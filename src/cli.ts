@@ -7,8 +7,8 @@ import { CliError } from './cli/io.js';
 const USAGE = `usage: groupnotes <command> [options]
 
 commands:
-${Object.entries(commands)
-  .map(([name, command]) => `  ${command.usage.padEnd(52)} ${command.summary}`)
+${Object.values(commands)
+  .map((command) => `  ${command.usage.padEnd(52)} ${command.summary}`)
   .join('\n')}`;
 
 async function main(argv: string[]): Promise<void> {
@@ -23,7 +23,8 @@ async function main(argv: string[]): Promise<void> {
   try {
     parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(`${name}: ${(error as Error).message.split('\n')[0]}`);
+    // Node's messages go on with advice about '--'; the first sentence is what the user needs.
+    throw new CliError(`${name}: ${(error as Error).message.split(/\.\s/)[0]}`);
   }
   if (parsed.positionals.length < command.positionals.min || parsed.positionals.length > command.positionals.max) {
     throw new CliError(`usage: groupnotes ${command.usage}`);

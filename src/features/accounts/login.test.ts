@@ -195,3 +195,21 @@ describe('the next parameter', () => {
     expect(evil.body).not.toContain('evil.example');
   });
 });
+
+describe('hash upgrade', () => {
+  it('re-hashes a password stored with fewer iterations than configured at the next successful login', async () => {
+    const user = await createUser(t.db, { iterations: 500 });
+    expect(user.password).toMatch(/^pbkdf2_sha256\$500\$/);
+    await new TestBrowser(t.app).login(user.username);
+    const stored = await t.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(stored.password).toMatch(/^pbkdf2_sha256\$1000\$/);
+    await expect(new TestBrowser(t.app).login(user.username)).resolves.toBeDefined();
+  });
+
+  it('leaves the hash alone after a failed login', async () => {
+    const user = await createUser(t.db, { iterations: 500 });
+    await new TestBrowser(t.app).post('/accounts/login/', { username: user.username, password: 'wrong-one' });
+    const stored = await t.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(stored.password).toBe(user.password);
+  });
+});

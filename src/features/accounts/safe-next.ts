@@ -7,7 +7,15 @@ const BASE = 'http://groupnotes.invalid';
  */
 export function safeNextPath(next: unknown, fallback: string): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.length > 2000) return fallback;
-  if (/[\\\u0000-\u001f\u007f]/.test(next) || next.startsWith('//')) return fallback;
+  if (next.includes('\\') || hasControlCharacter(next) || next.startsWith('//')) return fallback;
   const resolved = new URL(next, BASE);
   return resolved.origin === BASE ? next : fallback;
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }

@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+export const BENCH_SECRET = 'bench-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
+
+export interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** A scratch directory for one benchmark's database and files, removed by cleanup(). */
+export function scratch(): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'groupnotes-bench-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function waitForPort(child: ChildProcess, pattern: RegExp, what: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}:\n${output}`)));
+  });
+}
+
+export interface RunningProcess {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+/** A port that was free a moment ago (the OS picks it), for a child process to listen on. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitUntilServing(url: string, child: ChildProcess): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within 60 s`);
+}
+
+/** The real server (`groupnotes serve`) in its own process, on a free port. */
+export async function startApp(env: Record<string, string>): Promise<RunningProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), SECRET_KEY: BENCH_SECRET, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilServing(`${url}/healthz`, child);
+  return { port, url, child, stop: stopper(child) };
+}
+
+/** The bare node:http baseline serving `body` (the app's own page bytes) from memory. */
+export async function startBare(body: string, dir: string, contentType?: string): Promise<RunningProcess> {
+  const file = join(dir, `bare-${Date.now()}.body`);
+  writeFileSync(file, body);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', file, ...(contentType ? [contentType] : [])], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await waitForPort(child, /^(\d+)\n/, 'bare server');
+  return { port, url: `http://127.0.0.1:${port}`, child, stop: stopper(child) };
+}
+
+/** autocannon against one URL: requests/s and latency percentiles in milliseconds. */
+export async function measure(
+  url: string,
+  { connections = 32, duration = 10, headers = {} }: { connections?: number; duration?: number; headers?: Record<string, string> } = {},
+): Promise<Measurement> {
+  const result = await autocannon({ url, connections, duration, headers, pipelining: 1 });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export function formatRow(label: string, m: Measurement): string {
+  const problems = m.errors || m.non2xx ? `  (${m.errors} errors, ${m.non2xx} non-2xx)` : '';
+  return `  ${label.padEnd(44)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(1).padStart(5)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms${problems}`;
+}
+
+/** Runs `url` on the app and the same bytes on the bare baseline; prints both and the ratio. */
+export async function compareWithBare(label: string, app: RunningProcess, path: string, headers: Record<string, string>, dir: string) {
+  const page = await fetch(app.url + path, { headers });
+  if (page.status !== 200) throw new Error(`${label}: ${path} answered ${page.status}`);
+  const body = await page.text();
+  const bare = await startBare(body, dir, page.headers.get('content-type') ?? undefined);
+  try {
+    await measure(app.url + path, { headers, duration: 2 }); // warm-up
+    const ours = await measure(app.url + path, { headers });
+    const baseline = await measure(bare.url + '/');
+    console.log(formatRow(`${label} (groupnotes)`, ours));
+    console.log(formatRow(`${label} (bare node:http, same ${body.length} bytes)`, baseline));
+    console.log(`  ${label}: ${((ours.rps / baseline.rps) * 100).toFixed(1)}% of bare node:http`);
+    return { ours, baseline };
+  } finally {
+    await bare.stop();
+  }
+}

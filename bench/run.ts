@@ -1,0 +1,17 @@
+// `npm run bench [section ...]`: runs the benchmark sections (all by default) and prints figures.
+const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  accounts: () => import('./accounts.js'),
+};
+
+const wanted = process.argv.slice(2);
+for (const name of wanted) {
+  if (!sections[name]) {
+    console.error(`unknown benchmark section "${name}" (known: ${Object.keys(sections).join(', ')})`);
+    process.exit(1);
+  }
+}
+console.log(`# groupnotes benchmarks, ${new Date().toISOString()}, node ${process.version}`);
+for (const name of wanted.length ? wanted : Object.keys(sections)) {
+  const section = await sections[name]!();
+  await section.run();
+}

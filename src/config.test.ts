@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const base = { SECRET_KEY: 'k'.repeat(40) };
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8001,
+      databaseUrl: 'sqlite:./data/groupnotes.sqlite3',
+      redisUrl: undefined,
+      production: false,
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      csrfTrustedOrigins: [],
+      trustProxy: false,
+      sessionCookieAge: 1_209_600,
+      pbkdf2Iterations: 1_000_000,
+      allowSignup: true,
+      chatRateBurst: 20,
+      chatRatePerSecond: 10,
+      logLevel: 'info',
+    });
+  });
+
+  it('refuses to start in production without SECRET_KEY', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', ALLOWED_HOSTS: 'x.example' })).toThrow(
+      new ConfigError('SECRET_KEY must be set when NODE_ENV=production'),
+    );
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535 (got "eighty")'],
+    [{ PORT: '70000' }, 'PORT must be a whole number'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must start with sqlite: or postgres://'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
+    [{ CSRF_TRUSTED_ORIGINS: 'tunnel.example' }, 'CSRF_TRUSTED_ORIGINS entries must look like'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ SECRET_KEY: 'short' }, 'SECRET_KEY must be at least 32 characters'],
+    [{ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(40) }, 'ALLOWED_HOSTS must be set when NODE_ENV=production'],
+  ])('refuses %j with a clear message', (env, message) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+});

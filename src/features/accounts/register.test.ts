@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser, type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const GOOD = 'maple-syrup-river';
+
+describe('registration', () => {
+  it('creates the user, logs them in and redirects to /notes/', async () => {
+    const browser = new TestBrowser(t.app);
+    const response = await browser.post('/register/', { username: 'newcomer', email: 'new@example.com', password1: GOOD, password2: GOOD });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/notes/');
+    const user = await t.db.selectFrom('users').selectAll().where('username', '=', 'newcomer').executeTakeFirstOrThrow();
+    expect(user.email).toBe('new@example.com');
+    expect(user.password).toMatch(/^pbkdf2_sha256\$1000\$/);
+    expect(browser.cookies.get('sessionid')).toMatch(/^[a-z0-9]{32}$/);
+  });
+
+  it('refuses a username taken in another case, and stores nothing', async () => {
+    await createUser(t.db, { username: 'Taken' });
+    const response = await new TestBrowser(t.app).post('/register/', { username: 'taken', password1: GOOD, password2: GOOD });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('A user with that username already exists.');
+    const rows = await t.db.selectFrom('users').select('id').where('username', '=', 'taken').execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('shows every problem with its field and keeps what was typed (but not passwords)', async () => {
+    const response = await new TestBrowser(t.app).post('/register/', {
+      username: 'bad name!',
+      email: 'not-an-email',
+      password1: 'short',
+      password2: 'different',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('Enter a valid username');
+    expect(response.body).toContain('Enter a valid email address.');
+    expect(response.body).toContain('didn’t match');
+    expect(response.body).toContain('value="bad name!"');
+    expect(response.body).not.toContain('value="short"');
+  });
+
+  it('applies the password rules', async () => {
+    const response = await new TestBrowser(t.app).post('/register/', { username: 'rulesuser', password1: 'password', password2: 'password' });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('This password is too common.');
+  });
+
+  it('refuses 10,000-character input with a form error, not a crash', async () => {
+    const long = 'a'.repeat(10_000);
+    const response = await new TestBrowser(t.app).post('/register/', { username: long, password1: long, password2: long });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('Usernames have at most 150 characters.');
+  });
+
+  it('escapes what was typed when showing the form again', async () => {
+    const response = await new TestBrowser(t.app).post('/register/', { username: '"><script>alert(1)</script>', password1: 'x', password2: 'y' });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).not.toContain('<script>alert(1)</script>');
+    expect(response.body).toContain('&lt;script>alert(1)&lt;/script>');
+  });
+});
+
+describe('registration switched off', () => {
+  let closed: TestApp;
+  beforeAll(async () => {
+    closed = await buildTestApp({ ALLOW_SIGNUP: 'false' });
+  });
+  afterAll(() => closed.close());
+
+  it('answers 404 on /register/ and creates nobody', async () => {
+    const browser = new TestBrowser(closed.app);
+    expect((await browser.get('/register/')).statusCode).toBe(404);
+    const response = await browser.post('/register/', { username: 'sneaky', password1: GOOD, password2: GOOD });
+    expect(response.statusCode).toBe(404);
+    expect(await closed.db.selectFrom('users').select('id').execute()).toHaveLength(0);
+  });
+});
