@@ -1,7 +1,8 @@
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import { ClusterTransport } from './hub-cluster.js';
 import { RedisTransport } from './hub-redis.js';
 
 /** A chat message as every client sees it (PRODUCT.md section 4). */
@@ -98,37 +99,26 @@ export class Hub {
   }
 }
 
-/**
- * In-process transport: instances sharing one bus (one process) hear each other; by default
- * every hub has a bus of its own, which is right for a single instance.
- */
+/** A single process: the hub has already delivered every event locally, so nothing travels. */
 export class MemoryTransport implements HubTransport {
   readonly name = 'memory';
-  private receive: ((encoded: string) => void) | null = null;
-  private readonly onBus = (encoded: string) => this.receive?.(encoded);
 
-  constructor(private readonly bus = new EventEmitter()) {
-    bus.setMaxListeners(0);
-  }
+  async start(): Promise<void> {}
 
-  async start(receive: (encoded: string) => void): Promise<void> {
-    this.receive = receive;
-    this.bus.on('event', this.onBus);
-  }
+  async send(): Promise<void> {}
 
-  async send(encoded: string): Promise<void> {
-    this.bus.emit('event', encoded);
-  }
-
-  async close(): Promise<void> {
-    this.bus.off('event', this.onBus);
-    this.receive = null;
-  }
+  async close(): Promise<void> {}
 }
 
-/** Redis pub/sub when REDIS_URL is set, so instances behind one proxy share chat; memory otherwise. */
+/**
+ * Redis pub/sub when REDIS_URL is set, so instances behind one proxy share chat; else the
+ * cluster primary's relay in a cluster worker (relayHubEvents); else this process only.
+ */
 export function createHub(config: Config, log: FastifyBaseLogger): Hub {
   const hubLog = log.child({ component: 'hub' });
-  const transport = config.redisUrl ? new RedisTransport(config.redisUrl, `${config.redisPrefix}events`, hubLog) : new MemoryTransport();
+  let transport: HubTransport;
+  if (config.redisUrl) transport = new RedisTransport(config.redisUrl, `${config.redisPrefix}events`, hubLog);
+  else if (cluster.isWorker) transport = new ClusterTransport();
+  else transport = new MemoryTransport();
   return new Hub(transport, hubLog);
 }

@@ -16,7 +16,7 @@ export interface ChatConnection {
   /** Answered the last ping (or sent something) since it was sent. */
   alive: boolean;
   /** Live messages that arrive while history is being sent, in order; null once it was sent. */
-  pending: { id: number; data: string }[] | null;
+  pending: { id: number; data: Buffer }[] | null;
   /** Frames of one connection are handled one after another, in order. */
   queue: Promise<void>;
 }
@@ -88,7 +88,7 @@ export class ChatConnections {
 
   /** Sends history first, then whatever arrived meanwhile and is not in it. */
   sendHistory(connection: ChatConnection, history: ChatMessagePayload[]): void {
-    for (const message of history) this.send(connection, JSON.stringify({ type: 'history', ...message }), true);
+    for (const message of history) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
     const lastId = history.at(-1)?.message_id ?? 0;
     const pending = connection.pending ?? [];
     connection.pending = null;
@@ -100,7 +100,7 @@ export class ChatConnections {
     this.unsubscribe();
   }
 
-  private send(connection: ChatConnection, data: string, force = false): void {
+  private send(connection: ChatConnection, data: Buffer, force = false): void {
     const { socket } = connection;
     if (socket.readyState !== socket.OPEN) return;
     if (!force && connection.pending) return;
@@ -108,7 +108,7 @@ export class ChatConnections {
       socket.terminate();
       return;
     }
-    socket.send(data);
+    socket.send(data, { binary: false });
   }
 
   private onEvent(event: HubEvent): void {
@@ -116,8 +116,8 @@ export class ChatConnections {
       case 'chat.message': {
         const sockets = this.byGroup.get(event.groupId);
         if (!sockets) return;
-        // Encoded once for the whole group.
-        const data = JSON.stringify({ type: 'message', ...event.message });
+        // Encoded once for the whole group, not once per socket.
+        const data = Buffer.from(JSON.stringify({ type: 'message', ...event.message }));
         for (const connection of sockets) {
           if (connection.pending) connection.pending.push({ id: event.message.message_id, data });
           else this.send(connection, data);
