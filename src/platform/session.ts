@@ -143,6 +143,13 @@ export class SessionStore {
     return keys;
   }
 
+  /** Which of these keys still name a live session (for long-lived sockets opened with them). */
+  async liveKeys(keys: string[], now = Date.now()): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.db.selectFrom('sessions').select('session_key').where('session_key', 'in', keys).where('expire_date', '>', now).execute();
+    return new Set(rows.map((row) => row.session_key));
+  }
+
   async listForUser(userId: number, now = Date.now()) {
     return this.db
       .selectFrom('sessions')

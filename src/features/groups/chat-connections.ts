@@ -25,6 +25,12 @@ export interface ConnectionOptions {
   rateBurst: number;
   ratePerSecond: number;
   pingIntervalMs: number;
+  /**
+   * Of these connections, those that lost access (session ended, membership gone), checked
+   * against the database every ping interval: a safety net for events missed while Redis was away.
+   */
+  lostAccess?: (connections: ChatConnection[]) => Promise<ChatConnection[]>;
+  onError?: (error: unknown) => void;
 }
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
@@ -49,13 +55,17 @@ export class ChatConnections {
   private readonly bySession = new Map<string, Set<ChatConnection>>();
   private readonly unsubscribe: () => void;
   private readonly pinger: NodeJS.Timeout;
+  private checking = false;
 
   constructor(
     hub: Hub,
     private readonly options: ConnectionOptions,
   ) {
     this.unsubscribe = hub.subscribe((event) => this.onEvent(event));
-    this.pinger = setInterval(() => this.pingAll(), options.pingIntervalMs);
+    this.pinger = setInterval(() => {
+      this.pingAll();
+      void this.closeLostAccess();
+    }, options.pingIntervalMs);
     this.pinger.unref();
   }
 
@@ -139,6 +149,19 @@ export class ChatConnections {
           for (const connection of this.bySession.get(key) ?? []) connection.socket.close(CLOSE_NO_ACCESS, 'Your session ended');
         }
         return;
+    }
+  }
+
+  private async closeLostAccess(): Promise<void> {
+    if (!this.options.lostAccess || this.checking) return;
+    this.checking = true;
+    try {
+      const all = [...this.byGroup.values()].flatMap((set) => [...set]);
+      for (const connection of await this.options.lostAccess(all)) connection.socket.close(CLOSE_NO_ACCESS, 'Access ended');
+    } catch (error) {
+      this.options.onError?.(error);
+    } finally {
+      this.checking = false;
     }
   }
 

@@ -4,6 +4,7 @@ import { BadRequest, Forbidden, NotFound } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/csrf.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
+import { lostAccessCheck } from './chat-access.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './chat-connections.js';
 import { ChatService } from './chat-service.js';
 import { ChatPage } from './chat-views.js';
@@ -13,13 +14,16 @@ import { groupIdParam } from './routes.js';
 
 const PING_INTERVAL_MS = 30_000;
 
-export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub }) => {
+export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions }) => {
   const groups = new GroupsRepository(db);
   const chat = new ChatService(db, hub);
+
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
     ratePerSecond: config.chatRatePerSecond,
     pingIntervalMs: PING_INTERVAL_MS,
+    lostAccess: lostAccessCheck(sessions, groups),
+    onError: (error) => app.log.error({ err: error }, 'chat access check failed'),
   });
   app.addHook('onClose', async () => connections.close());
 

@@ -70,6 +70,18 @@ export class GroupsRepository {
     return row && { ...row, member_count: Number(row.member_count) };
   }
 
+  /** Which of these (group, user) pairs are memberships, as `group:user` strings. */
+  async existingMemberships(groupIds: number[], userIds: number[]): Promise<Set<string>> {
+    if (groupIds.length === 0 || userIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select(['group_id', 'user_id'])
+      .where('group_id', 'in', groupIds)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Set(rows.map((row) => `${row.group_id}:${row.user_id}`));
+  }
+
   /** A group the user owns; undefined otherwise (a member who does not own it included). */
   findOwnedGroup(userId: number, groupId: number): Promise<Group | undefined> {
     return this.db.selectFrom('groups').selectAll().where('id', '=', groupId).where('owner_id', '=', userId).executeTakeFirst();
