@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -98,22 +99,26 @@ function messageNumber(data: Buffer): number {
   return k;
 }
 
+/** Two seconds of traffic before the measured part, so that figures are of a warmed-up server. */
+const WARM_UP_SECONDS = 2;
+
 async function delivery(members: number, perSecond: number, seconds: number): Promise<void> {
   const { dir, cleanup } = scratch();
   const databaseUrl = `sqlite:${join(dir, 'chat.sqlite3')}`;
   const { groupId, sessionKeys } = await seed(databaseUrl, members);
   const app = await startApp({ DATABASE_URL: databaseUrl });
-  const total = perSecond * seconds;
+  const warmUp = perSecond * WARM_UP_SECONDS;
+  const total = warmUp + perSecond * seconds;
   const sentAt = new Float64Array(total);
   const received = new Uint32Array(total);
-  const latencies = new Float64Array(total * members);
+  const latencies = new Float64Array((total - warmUp) * members);
   let count = 0;
   try {
     const sockets = await connectAll(app, groupId, sessionKeys, (data) => {
       const k = messageNumber(data);
       if (k < 0) return;
       received[k]! += 1;
-      latencies[count++] = performance.now() - sentAt[k]!;
+      if (k >= warmUp) latencies[count++] = performance.now() - sentAt[k]!;
     });
     await sleep(500);
     const interval = 1000 / perSecond;
@@ -124,15 +129,16 @@ async function delivery(members: number, perSecond: number, seconds: number): Pr
       // Senders take turns: member k mod N, so each sends perSecond / N messages a second.
       sockets[k % members]!.send(JSON.stringify({ content: `b${k}` }));
     }
-    const expected = total * members;
+    const expected = (total - warmUp) * members;
     const deadline = performance.now() + 5_000;
     while (count < expected && performance.now() < deadline) await sleep(50);
     const sorted = latencies.slice(0, count).sort();
     let lost = 0;
     for (const got of received) lost += Math.max(0, members - got);
     console.log(
-      `  ${String(members).padStart(5)} members, ${perSecond} msg/s for ${seconds} s: ${count}/${expected} deliveries, ` +
-        `lost ${lost}, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms`,
+      `  ${String(members).padStart(5)} members, ${perSecond} msg/s for ${seconds} s (after ${WARM_UP_SECONDS} s warm-up): ` +
+        `${count}/${expected} deliveries measured, lost ${lost} of ${total * members}, ` +
+        `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms`,
     );
     closeAll(sockets);
   } finally {
@@ -177,6 +183,8 @@ async function idleConnections(connections: number): Promise<void> {
 
 export async function run(): Promise<void> {
   console.log('\n## Group chat over WebSocket: delivery latency from send to receipt at every member');
+  // Latency tails depend on what else the machine runs: say how busy it was.
+  console.log(`  (load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} cores)`);
   await delivery(100, 50, 10);
   await delivery(1_000, 10, 10);
   console.log('\n## Idle chat connections: server memory per connection');
