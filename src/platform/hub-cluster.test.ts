@@ -12,7 +12,7 @@ interface Report {
 const workers: { worker: Worker; reports: Report[] }[] = [];
 
 beforeAll(async () => {
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('./hub-cluster.fixture.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: true });
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('../../test/fixtures/hub-cluster-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: true });
   relayHubEvents(cluster);
   for (let i = 0; i < 3; i++) {
     const worker = cluster.fork();
