@@ -99,7 +99,9 @@
     setStatus('connecting', 'Connecting…');
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     socket = new WebSocket(`${scheme}//${location.host}${root.dataset.socketPath}`);
+    let opened = false;
     socket.addEventListener('open', () => {
+      opened = true;
       attempts = 0;
       setStatus('online', 'Connected');
       showError('');
@@ -114,17 +116,33 @@
       if (frame.type === 'history' || frame.type === 'message') receive(frame);
       else if (frame.type === 'error') showError(`Not sent: ${frame.error}`);
     });
-    socket.addEventListener('close', (event) => {
+    socket.addEventListener('close', async (event) => {
       socket = null;
-      if (event.code === CLOSE_NO_ACCESS) {
-        ended = true;
-        setStatus('ended', 'Chat closed: you are no longer a member of this group, it was deleted, or your session ended.');
-        input.disabled = true;
-        form.querySelector('button').disabled = true;
+      // A refused handshake looks like any dropped connection: ask over HTTP whether access is gone.
+      if (event.code === CLOSE_NO_ACCESS || (!opened && !(await stillAllowed()))) {
+        end();
         return;
       }
       scheduleReconnect();
     });
+  }
+
+  async function stillAllowed() {
+    try {
+      const response = await fetch(root.dataset.messagesUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin', redirect: 'manual' });
+      // Sent to the login page (logged out) or 404 (not a member): access is gone. Anything
+      // else, a proxy's 502 while the server restarts included, is worth another try.
+      return !(response.type === 'opaqueredirect' || response.status === 404 || response.status === 403);
+    } catch {
+      return true; // The server is unreachable: keep trying.
+    }
+  }
+
+  function end() {
+    ended = true;
+    setStatus('ended', 'Chat closed: you are no longer a member of this group, it was deleted, or you were logged out. Reload the page to check.');
+    input.disabled = true;
+    form.querySelector('button').disabled = true;
   }
 
   async function loadOlder() {
