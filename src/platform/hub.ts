@@ -50,12 +50,9 @@ export class Hub {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  get transportName(): string {
-    return this.transport.name;
-  }
-
-  start(): Promise<void> {
-    return this.transport.start((encoded) => this.receive(encoded));
+  async start(): Promise<void> {
+    await this.transport.start((encoded) => this.receive(encoded));
+    this.log.debug({ transport: this.transport.name }, 'real-time hub started');
   }
 
   subscribe(listener: HubListener): () => void {

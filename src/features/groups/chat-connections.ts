@@ -69,12 +69,6 @@ export class ChatConnections {
     this.pinger.unref();
   }
 
-  get size(): number {
-    let count = 0;
-    for (const set of this.byGroup.values()) count += set.size;
-    return count;
-  }
-
   add(socket: WebSocket, who: { groupId: number; userId: number; sessionKey: string }): ChatConnection {
     const connection: ChatConnection = {
       socket,

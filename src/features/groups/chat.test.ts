@@ -184,6 +184,31 @@ describe('access changes close the socket with 4403 within a second', () => {
   });
 });
 
+describe('without Redis', () => {
+  it('serves local sockets when REDIS_URL names a Redis that is not there (and keeps retrying it)', async () => {
+    const other = await buildTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const otherAddress = await listen(other.app);
+      const [alice, bob] = [await createUser(other.db), await createUser(other.db)];
+      const group = await createGroup(other.db, alice, [bob]);
+      const sessionOf = async (username: string) => {
+        const browser = new TestBrowser(other.app);
+        await browser.login(username);
+        return browser.cookies.get('sessionid');
+      };
+      const a = await connectChat(otherAddress, chatPath(group.id), { sessionKey: await sessionOf(alice.username) });
+      const b = await connectChat(otherAddress, chatPath(group.id), { sessionKey: await sessionOf(bob.username) });
+      a.send({ content: 'no redis needed here' });
+      const [message] = await b.waitFor((frame) => frame.type === 'message');
+      expect(message!.content).toBe('no redis needed here');
+      a.close();
+      b.close();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
   it('closes sockets with 1001', async () => {
     const other = await buildTestApp();
