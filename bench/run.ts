@@ -1,6 +1,7 @@
 // `npm run bench [section ...]`: runs the benchmark sections (all by default) and prints figures.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   accounts: () => import('./accounts.js'),
+  lists: () => import('./lists.js'),
   chat: () => import('./chat.js'),
 };
 

@@ -8,6 +8,8 @@ import { accountsFeature } from './features/accounts/routes.js';
 import { chatFeature } from './features/groups/chat-routes.js';
 import { groupsFeature } from './features/groups/routes.js';
 import { homeFeature } from './features/home/routes.js';
+import { shoppingFeature } from './features/shopping/routes.js';
+import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
@@ -26,7 +28,7 @@ import { websocketSupport } from './platform/websocket.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, groupsFeature, chatFeature];
+const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature, todoFeature, shoppingFeature, groupsFeature, chatFeature];
 
 export interface AppDeps {
   database: DatabaseHandle;

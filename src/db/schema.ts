@@ -47,6 +47,56 @@ export interface GroupMembersTable {
   joined_at: number;
 }
 
+export interface TodoListsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  description: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Users a list is shared with (read only); the same shape for both kinds of list. */
+export interface ListSharesTable {
+  list_id: number;
+  user_id: number;
+}
+
+export interface TodoItemsTable {
+  id: Generated<number>;
+  list_id: number;
+  text: string;
+  /** A calendar date, `YYYY-MM-DD`, or null. */
+  due_date: string | null;
+  is_done: Generated<number>;
+  position: number;
+  created_at: number;
+}
+
+export interface ShoppingListsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  store_name: Generated<string>;
+  /** Members of this group may read the list; null when the group is gone or none was chosen. */
+  group_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ShoppingItemsTable {
+  id: Generated<number>;
+  list_id: number;
+  name: string;
+  /** Thousandths of a unit: 1.5 kg is 1500. Exact, no floating point. */
+  quantity_milli: Generated<number>;
+  unit: Generated<string>;
+  /** Price of one unit in integer cents, or null when unknown. */
+  estimated_price_cents: number | null;
+  is_bought: Generated<number>;
+  created_at: number;
+}
+
 export interface ChatMessagesTable {
   id: Generated<number>;
   group_id: number;
@@ -61,8 +111,18 @@ export interface Database {
   login_failures: LoginFailuresTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  todo_lists: TodoListsTable;
+  todo_list_shares: ListSharesTable;
+  todo_items: TodoItemsTable;
+  shopping_lists: ShoppingListsTable;
+  shopping_list_shares: ListSharesTable;
+  shopping_items: ShoppingItemsTable;
   chat_messages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type Group = Selectable<GroupsTable>;
+export type TodoList = Selectable<TodoListsTable>;
+export type TodoItem = Selectable<TodoItemsTable>;
+export type ShoppingList = Selectable<ShoppingListsTable>;
+export type ShoppingItem = Selectable<ShoppingItemsTable>;

@@ -27,7 +27,7 @@ export function ChatPage({ ctx, group, history }: ChatPageProps) {
   const username = ctx.user?.username ?? '';
   return (
     <Layout ctx={ctx} title={`Chat · ${group.name}`}>
-      <div class="page-heading">
+      <div class="page-header">
         <h1>Chat of {group.name}</h1>
         <a href={`/groups/${group.id}/`}>Group and members</a>
       </div>
@@ -48,7 +48,7 @@ export function ChatPage({ ctx, group, history }: ChatPageProps) {
           <ol class="chat-log" id="chat-log" role="log" aria-live="polite" aria-label={`Messages in ${group.name}`}>
             {history.map((message) => <ChatMessage message={message} own={message.author === username} />)}
           </ol>
-          {history.length === 0 ? <p class="empty-state" id="chat-empty">No messages yet. Say hello!</p> : null}
+          {history.length === 0 ? <p class="empty" id="chat-empty">No messages yet. Say hello!</p> : null}
         </div>
         <form class="chat-form" id="chat-form" hidden>
           <label for="chat-input">Message</label>

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 
@@ -171,16 +170,17 @@ describe('deleting a group', () => {
     expect(await t.db.selectFrom('chat_messages').select('id').where('group_id', '=', group.id).execute()).toEqual([]);
   });
 
-  it('unlinks objects shared with the group through their ON DELETE SET NULL key, keeping their owner', async () => {
-    // Notes and shopping lists live in other features' migrations; a table shaped like theirs
-    // (owner, group_id references groups on delete set null) shows the deletion unlinks, not deletes.
-    await sql`create table linked_objects (id integer primary key, owner_id integer not null references users(id), group_id integer references groups(id) on delete set null)`.execute(t.db);
+  it('keeps shopping lists of the group with their owner, no longer linked to it', async () => {
     const { owner, member, group } = await cast();
-    await sql`insert into linked_objects (id, owner_id, group_id) values (1, ${member.user.id}, ${group.id})`.execute(t.db);
+    const now = Date.now();
+    const list = await t.db
+      .insertInto('shopping_lists')
+      .values({ owner_id: member.user.id, title: 'Groceries', group_id: group.id, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     expect((await owner.browser.post(`/groups/${group.id}/delete/`)).statusCode).toBe(302);
-    const { rows } = await sql<{ owner_id: number; group_id: number | null }>`select owner_id, group_id from linked_objects`.execute(t.db);
-    expect(rows).toEqual([{ owner_id: member.user.id, group_id: null }]);
-    await sql`drop table linked_objects`.execute(t.db);
+    const after = await t.db.selectFrom('shopping_lists').select(['owner_id', 'group_id', 'title']).where('id', '=', list.id).executeTakeFirst();
+    expect(after).toEqual({ owner_id: member.user.id, group_id: null, title: 'Groceries' });
   });
 });
 

@@ -8,12 +8,12 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: GroupSummary[] }) {
   return (
     <Layout ctx={ctx} title="Groups">
-      <div class="page-heading">
+      <div class="page-header">
         <h1>Your groups</h1>
         <a href="/groups/new/" role="button">New group</a>
       </div>
       {groups.length === 0 ? (
-        <p class="empty-state">You are not in any group yet. <a href="/groups/new/">Create a group</a> and add people by their username to share notes and chat.</p>
+        <p class="empty">You are not in any group yet. <a href="/groups/new/">Create a group</a> and add people by their username to share notes and chat.</p>
       ) : (
         <div class="table-scroll">
           <table>
@@ -93,7 +93,7 @@ export function GroupPage({ ctx, group, members, values = {}, errors = {} }: Gro
   const isOwner = group.owner_id === ctx.user?.id;
   return (
     <Layout ctx={ctx} title={group.name}>
-      <div class="page-heading">
+      <div class="page-header">
         <h1>{group.name}</h1>
         <a href={`/groups/${group.id}/chat/`} role="button">Open chat</a>
       </div>
