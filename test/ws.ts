@@ -26,7 +26,7 @@ export class ChatClient {
   }
 
   /** Waits until `count` frames matching `match` have arrived (counting those already here). */
-  async waitFor(match: (frame: Frame) => boolean, count = 1, timeoutMs = 3_000): Promise<Frame[]> {
+  async waitFor(match: (frame: Frame) => boolean, count = 1, timeoutMs = 10_000): Promise<Frame[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.frames.filter(match);
