@@ -15,6 +15,11 @@ const SHUTDOWN_GRACE_MS = 2_000;
 export const websocketSupport = fp(async (app: FastifyInstance) => {
   await app.register(websocket, {
     options: { maxPayload: MAX_FRAME_BYTES },
+    // A client's protocol error (an oversize frame, a bad close code) is the client's problem: a warning.
+    errorHandler(error, socket, request) {
+      request.log.warn({ err: error }, 'websocket protocol error');
+      socket.terminate();
+    },
     // Graceful shutdown: clients are told "going away" and reconnect to another instance.
     preClose(this: FastifyInstance, done: () => void) {
       const server = this.websocketServer;

@@ -114,6 +114,13 @@ describe('a member connected to the chat', () => {
     client.close();
   });
 
+  it('closes with 1009 a frame beyond 64 KiB, which no chat message needs', async () => {
+    const { a, group } = await groupOfTwo();
+    const client = await connectChat(address, chatPath(group.id), { sessionKey: a.sessionKey });
+    client.send({ content: 'z'.repeat(70_000) });
+    expect((await client.closed).code).toBe(1009);
+  });
+
   it('limits each connection to its burst, then to the refill rate', async () => {
     const { a, group } = await groupOfTwo();
     const client = await connectChat(address, chatPath(group.id), { sessionKey: a.sessionKey });
