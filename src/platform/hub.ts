@@ -31,6 +31,8 @@ export interface HubTransport {
   close(): Promise<void>;
 }
 
+const FAILURE_LOG_INTERVAL_MS = 10_000;
+
 interface Envelope {
   origin: string;
   event: HubEvent;
@@ -44,6 +46,8 @@ export class Hub {
   private readonly listeners = new Set<HubListener>();
   /** Tells our own events apart when the transport echoes them back (Redis does). */
   private readonly origin = randomUUID();
+  /** Fan-out failures are logged once per interval with a count, not once per chat message. */
+  private failures = { count: 0, loggedAt: 0 };
 
   constructor(
     private readonly transport: HubTransport,
@@ -63,9 +67,15 @@ export class Hub {
   publish(event: HubEvent): void {
     this.deliver(event);
     const envelope: Envelope = { origin: this.origin, event };
-    this.transport.send(JSON.stringify(envelope)).catch((error: unknown) => {
-      this.log.warn({ err: error, event: event.type }, 'event not fanned out to other instances');
-    });
+    this.transport.send(JSON.stringify(envelope)).catch((error: unknown) => this.sendFailed(error));
+  }
+
+  private sendFailed(error: unknown): void {
+    this.failures.count += 1;
+    const now = Date.now();
+    if (now - this.failures.loggedAt < FAILURE_LOG_INTERVAL_MS) return;
+    this.log.warn({ err: error, events: this.failures.count }, 'events not fanned out to other instances');
+    this.failures = { count: 0, loggedAt: now };
   }
 
   close(): Promise<void> {
