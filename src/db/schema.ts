@@ -139,6 +139,14 @@ export interface ShoppingItemsTable {
   created_at: number;
 }
 
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  group_id: number;
+  author_id: number;
+  content: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -155,6 +163,7 @@ export interface Database {
   shopping_lists: ShoppingListsTable;
   shopping_list_shares: ListSharesTable;
   shopping_items: ShoppingItemsTable;
+  chat_messages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;

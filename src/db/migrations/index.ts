@@ -3,6 +3,7 @@ import * as accounts from './0001_accounts.js';
 import * as groups from './0002_groups.js';
 import * as notes from './0003_notes.js';
 import * as lists from './0004_lists.js';
+import * as chat from './0005_chat.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_groups': groups,
   '0003_notes': notes,
   '0004_lists': lists,
+  '0005_chat': chat,
 };
