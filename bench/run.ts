@@ -2,6 +2,8 @@
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   accounts: () => import('./accounts.js'),
   lists: () => import('./lists.js'),
+  notes: () => import('./notes.js'),
+  chat: () => import('./chat.js'),
 };
 
 const wanted = process.argv.slice(2);

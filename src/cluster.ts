@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { relayHubEvents } from './platform/hub-cluster.js';
 
 const RESTART_DELAY_MS = 1000;
 
@@ -18,6 +19,8 @@ export async function runPrimary(config: Config): Promise<void> {
     await database.close();
   }
 
+  // Without Redis, chat events of one worker reach the sockets of the others through here.
+  relayHubEvents(cluster);
   let stopping = false;
   const fork = () => cluster.fork({ GROUPNOTES_WORKER: '1' });
   cluster.on('exit', (worker: Worker, code, signal) => {

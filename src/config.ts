@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string;
   /** When set, chat and control events fan out across instances through Redis pub/sub. */
   redisUrl: string | undefined;
+  /** Prefix of this deployment's Redis channel names, so several deployments can share one Redis. */
+  redisPrefix: string;
   /** Signs flash cookies and session auth hashes; required in production. */
   secretKey: string;
   /** `NODE_ENV=production`: Secure cookies, HTTPS redirect, HSTS, no error details. */
@@ -34,7 +36,7 @@ export interface Config {
   chatRateBurst: number;
   chatRatePerSecond: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** HTTP worker processes of `serve` (cluster). */
+  /** HTTP worker processes of `serve` (cluster); one per core by default. */
   webConcurrency: number;
 }
 
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8001, 0, 65535),
     databaseUrl: databaseUrl(env),
     redisUrl,
+    redisPrefix: env.REDIS_PREFIX?.trim() || 'groupnotes:',
     secretKey: secretKey(env, production),
     production,
     allowedHosts: (allowedHosts ?? ['localhost', '127.0.0.1', '[::1]']).map((host) => host.toLowerCase()),
@@ -141,6 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
     chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,
-    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, availableParallelism() * 4),
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1, availableParallelism() * 4),
   };
 }

@@ -47,6 +47,48 @@ export interface GroupMembersTable {
   joined_at: number;
 }
 
+export interface NotebooksTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  description: Generated<string>;
+  color: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  owner_id: number;
+  /** Unique per owner regardless of case. */
+  name: string;
+  color: Generated<string>;
+  created_at: number;
+}
+
+/** The search column (PostgreSQL tsvector / SQLite FTS5 table) is left out: only notes/search.ts touches it. */
+export interface NotesTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  content: Generated<string>;
+  /** Plain-text preview of content, derived from it on every write (notes/excerpt.ts). */
+  excerpt: Generated<string>;
+  notebook_id: number | null;
+  group_id: number | null;
+  /** 0 low .. 3 urgent. */
+  priority: Generated<number>;
+  is_pinned: Generated<number>;
+  is_archived: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NoteTagsTable {
+  note_id: number;
+  tag_id: number;
+}
+
 export interface TodoListsTable {
   id: Generated<number>;
   owner_id: number;
@@ -97,22 +139,38 @@ export interface ShoppingItemsTable {
   created_at: number;
 }
 
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  group_id: number;
+  author_id: number;
+  content: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  notebooks: NotebooksTable;
+  tags: TagsTable;
+  notes: NotesTable;
+  note_tags: NoteTagsTable;
   todo_lists: TodoListsTable;
   todo_list_shares: ListSharesTable;
   todo_items: TodoItemsTable;
   shopping_lists: ShoppingListsTable;
   shopping_list_shares: ListSharesTable;
   shopping_items: ShoppingItemsTable;
+  chat_messages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type Group = Selectable<GroupsTable>;
+export type Notebook = Selectable<NotebooksTable>;
+export type Tag = Selectable<TagsTable>;
+export type Note = Selectable<NotesTable>;
 export type TodoList = Selectable<TodoListsTable>;
 export type TodoItem = Selectable<TodoItemsTable>;
 export type ShoppingList = Selectable<ShoppingListsTable>;
