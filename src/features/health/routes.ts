@@ -7,7 +7,9 @@ import { type HealthCheck, databaseCheck, runChecks } from './service.js';
  * the Redis connections (the real-time hub), so the check uses the connection chat relies on.
  */
 function healthChecks(services: Services): HealthCheck[] {
-  return [databaseCheck(services.db)];
+  const checks = [databaseCheck(services.db)];
+  if (services.config.redisUrl) checks.push({ name: 'redis', run: () => services.hub.check() });
+  return checks;
 }
 
 /**
