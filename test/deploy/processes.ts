@@ -22,6 +22,15 @@ export function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls until `check` holds (logs are written after the answer, or when a connection ends). */
+export async function eventually(what: string, check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
 /** GET over a fresh connection; resolves with the status, or null when nothing answers. */
 export function probe(port: number, path: string, host = SITE_HOST): Promise<number | null> {
   return new Promise((resolve) => {
@@ -100,6 +109,11 @@ export class AppInstance extends Managed {
     await waitFor(`app ${this.name}`, async () => (await probe(this.port, '/healthz')) === 200, () => this.exitNote, () => this.output);
   }
 
+  /** Waits for the request-log line of a request already answered (the log is written after the answer). */
+  waitForRequest(match: (line: { url: string; status: number; method: string }) => boolean): Promise<void> {
+    return eventually(`app ${this.name} to log the request`, () => this.requests().some(match));
+  }
+
   /** The request-log lines (one JSON object per request) this instance wrote. */
   requests(): { url: string; status: number; method: string }[] {
     return this.output
@@ -172,7 +186,15 @@ export class Nginx extends Managed {
   }
 
   errorLog(): string {
-    const file = join(this.dir, `nginx-${this.name}`, 'error.log');
+    return this.log('error.log');
+  }
+
+  accessLog(): string {
+    return this.log('access.log');
+  }
+
+  private log(name: string): string {
+    const file = join(this.dir, `nginx-${this.name}`, name);
     return existsSync(file) ? readFileSync(file, 'utf8') : '';
   }
 }

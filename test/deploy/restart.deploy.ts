@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD } from '../helpers.js';
+import { openChat } from './chat.js';
 import type { ProxyClient } from './http-client.js';
 import { type Topology, startTopology } from './topology.js';
 
@@ -66,6 +67,12 @@ describe('a rolling restart behind nginx', () => {
     // A steady stream first: at least 50 answers before the restart.
     while (count() < 50) await sleep(20);
     const beforeStop = count();
+    // A chat member connected to instance A when it stops.
+    const chatter = await t.createUser('chatter');
+    const group = await t.createGroup(chatter, []);
+    const chatBrowser = await t.loggedIn(chatter, t.pinA.port);
+    const onA = await openChat(t.pinA.port, group.id, chatBrowser.cookieHeader());
+
     const stopStarted = Date.now();
     const exitCode = await t.appA.stop();
     const stopMs = Date.now() - stopStarted;
@@ -73,6 +80,10 @@ describe('a rolling restart behind nginx', () => {
     const servedBeforeRestart = t.appA.requests().length;
     await t.appA.start();
     const afterStart = count();
+    // The socket was told "going away" (1001), and connecting again reaches the new instance A.
+    expect((await onA.closed).code).toBe(1001);
+    const again = await openChat(t.pinA.port, group.id, chatBrowser.cookieHeader());
+    again.close();
     await sleep(1500);
     await Promise.all([pages.stop(), posts.stop()]);
 

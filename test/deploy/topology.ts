@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
 import type { User } from '../../src/db/schema.js';
-import { DEFAULT_PASSWORD, createUser } from '../helpers.js';
+import { DEFAULT_PASSWORD, createGroup, createUser } from '../helpers.js';
 import { ProxyClient } from './http-client.js';
 import { AppInstance, Nginx, freePort } from './processes.js';
 
@@ -40,6 +40,8 @@ export interface Topology {
   pinB: Nginx;
   /** A user created in the shared database (password DEFAULT_PASSWORD). */
   createUser(name: string): Promise<User>;
+  /** A group of `owner` with `members`, created in the shared database. */
+  createGroup(owner: User, members: User[]): Promise<{ id: number }>;
   /** A client of `port` (default: front), kept for clean-up. */
   client(port?: number, proto?: 'https' | 'http'): ProxyClient;
   loggedIn(user: User, port?: number): Promise<ProxyClient>;
@@ -129,6 +131,14 @@ export async function startTopology(): Promise<Topology> {
         const database = openDatabase(databaseUrl, { poolSize: 1 });
         try {
           return await createUser(database.db, { username: `${name}_${run}` });
+        } finally {
+          await database.close();
+        }
+      },
+      async createGroup(owner, members) {
+        const database = openDatabase(databaseUrl, { poolSize: 1 });
+        try {
+          return await createGroup(database.db, owner, members, `group_${run}_${owner.id}`);
         } finally {
           await database.close();
         }
