@@ -92,6 +92,8 @@ export async function startTopology(): Promise<Topology> {
       // Cheap hashes keep logins fast; hashing cost is not what these tests are about.
       PBKDF2_ITERATIONS: '1000',
       LOG_LEVEL: 'info',
+      // Each instance a cluster of two workers, as production runs it (the default is one per core).
+      WEB_CONCURRENCY: '2',
     };
     const [portA, portB, portFront, portPinA, portPinB] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const appA = new AppInstance('A', portA, env);
