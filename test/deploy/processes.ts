@@ -72,6 +72,10 @@ abstract class Managed {
     this.exitNote = null;
     child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.on('error', (error) => {
+      running.delete(child);
+      this.exitNote = `could not start ${command}: ${error.message}`;
+    });
     child.on('exit', (code, signal) => {
       running.delete(child);
       this.exitNote = `code ${code}, signal ${signal}\n${this.output.slice(-2000)}`;
