@@ -34,14 +34,17 @@ interface FieldProps {
   autofocus?: boolean;
 }
 
-/** A labelled input with its help text and its errors next to it, linked for screen readers. */
+/**
+ * A labelled input with its help text and its errors next to it, linked for screen readers. The
+ * label holds only the label text, so a field's accessible name is not mixed up with its help.
+ */
 export function Field({ name, label, type = 'text', value, errors = {}, required, autocomplete, help, maxLength, autofocus }: FieldProps) {
   const id = `id_${name}`;
   const fieldErrors = errors[name] ?? [];
   const describedBy = [help ? `${id}_help` : '', fieldErrors.length ? `${id}_errors` : ''].filter(Boolean).join(' ');
   return (
-    <label for={id}>
-      {label}
+    <div class="field">
+      <label for={id}>{label}</label>
       <input
         id={id}
         name={name}
@@ -54,9 +57,9 @@ export function Field({ name, label, type = 'text', value, errors = {}, required
         aria-invalid={fieldErrors.length ? 'true' : undefined}
         aria-describedby={describedBy || undefined}
       />
-      {help ? <small id={`${id}_help`}>{help}</small> : null}
       <FieldErrors id={`${id}_errors`} messages={fieldErrors} />
-    </label>
+      {help ? <small id={`${id}_help`}>{help}</small> : null}
+    </div>
   );
 }
 
