@@ -34,9 +34,9 @@ interface FieldProps {
   autofocus?: boolean;
 }
 
-/** The ids a control's aria-describedby names: its errors first, then its help. */
+/** The ids a control's aria-describedby names: its help, then its errors. */
 function describedBy(id: string, messages: string[], help?: ComponentChildren): string | undefined {
-  return [messages.length ? `${id}_errors` : '', help ? `${id}_help` : ''].filter(Boolean).join(' ') || undefined;
+  return [help ? `${id}_help` : '', messages.length ? `${id}_errors` : ''].filter(Boolean).join(' ') || undefined;
 }
 
 /**
