@@ -12,13 +12,14 @@ export async function fill(person: Person, fields: Record<string, string>): Prom
 
 /**
  * Clicks a form's button and waits for the page it leads to; returns the status of the form's
- * own response (302 after a successful post, 400 for a form shown again with errors).
+ * own response (302 after a successful post, 400 for a form shown again with errors, 200 for
+ * a search).
  */
 export async function submit(person: Person, button: string): Promise<number> {
   const page = person.page;
   person.forgetErrors();
   const [response] = await Promise.all([
-    page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().method() === 'POST'),
+    page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().frame() === page.mainFrame()),
     page.getByRole('button', { name: button, exact: true }).click(),
   ]);
   await page.waitForLoadState('load');
