@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,9 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, output: ()
  * file and a free loopback port. Cheap password hashes keep registration fast.
  */
 export async function startApp(): Promise<RunningApp> {
+  // public/vendor/ is generated (npm run build); a fresh checkout would serve pages unstyled.
+  const copied = spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (copied.status !== 0) throw new Error(`copying the vendor assets failed:\n${copied.stderr}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'groupnotes-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
