@@ -113,11 +113,18 @@ export class Person {
 }
 
 async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth, `page wider than the window on ${label}`).toBeLessThanOrEqual(clientWidth);
+  const { scrollWidth, clientWidth, culprits } = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // The innermost elements sticking out on the right, to say what to fix.
+    const wide = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > width + 1);
+    const innermost = wide.filter((element) => !wide.some((other) => other !== element && element.contains(other)));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: width,
+      culprits: innermost.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ').join('.')}` : ''}`),
+    };
+  });
+  expect(scrollWidth, `page wider than the window on ${label}: ${culprits.join(', ')}`).toBeLessThanOrEqual(clientWidth);
 }
 
 function record(entry: AuditRecord): void {

@@ -176,17 +176,17 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     for (const person of [alice, bob]) {
       await person.page.locator('#chat-status[data-state="online"]').waitFor();
     }
-    await alice.page.getByLabel('Message').fill('Soup tonight? I have the recipe.');
-    await alice.page.getByLabel('Message').press('Enter');
+    await alice.page.getByLabel('Message', { exact: true }).fill('Soup tonight? I have the recipe.');
+    await alice.page.getByLabel('Message', { exact: true }).press('Enter');
     const received = bob.page.locator('.chat-message', { hasText: 'Soup tonight?' });
     await received.waitFor();
     expect(await received.locator('.chat-author').textContent()).toBe('alice');
     const own = alice.page.locator('.chat-message.own', { hasText: 'Soup tonight?' });
     await own.waitFor();
-    expect(await alice.page.getByLabel('Message').inputValue()).toBe('');
+    expect(await alice.page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
 
-    await bob.page.getByLabel('Message').fill('Yes please! I will bring bread.');
-    await bob.page.getByLabel('Message').press('Enter');
+    await bob.page.getByLabel('Message', { exact: true }).fill('Yes please! I will bring bread.');
+    await bob.page.getByLabel('Message', { exact: true }).press('Enter');
     await alice.page.locator('.chat-message:not(.own)', { hasText: 'bring bread' }).waitFor();
     await bob.page.locator('.chat-message.own', { hasText: 'bring bread' }).waitFor();
     await alice.audit();
