@@ -116,7 +116,7 @@ async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> 
   const { scrollWidth, clientWidth, culprits } = await page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     // The innermost elements sticking out on the right, to say what to fix.
-    const wide = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > width + 1);
+    const wide = Array.from(document.querySelectorAll('body *')).filter((element) => element.getBoundingClientRect().right > width + 1);
     const innermost = wide.filter((element) => !wide.some((other) => other !== element && element.contains(other)));
     return {
       scrollWidth: document.documentElement.scrollWidth,

@@ -153,8 +153,9 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     await alice.visit(`/notes/${noteId}/edit/`);
     await alice.page.getByLabel('Share with group').selectOption({ label: 'Household' });
     expect(await submit(alice, 'Save')).toBe(302);
+    expect(path(alice)).toBe('/notes/');
     await alice.audit();
-    expect(await alice.page.locator('.note-badges').textContent()).toContain('Household');
+    expect(await alice.page.locator('.note-item', { hasText: 'Lentil soup' }).textContent()).toContain('Group: Household');
 
     await bob.visit('/notes/');
     const item = bob.page.locator('.note-item', { hasText: 'Lentil soup' });
