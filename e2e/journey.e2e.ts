@@ -195,6 +195,32 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     await alice.screenshot('chat');
   });
 
+  test('the chat opens at the newest message and loads older ones on scrolling up', async () => {
+    const input = alice.page.getByLabel('Message', { exact: true });
+    const own = alice.page.locator('.chat-message.own');
+    const before = await own.count();
+    for (let i = 1; i <= 55; i += 1) {
+      await input.fill(`Idea number ${i} for the weekend`);
+      await input.press('Enter');
+      await expect.poll(() => own.count()).toBe(before + i);
+    }
+    await bob.visit(`/groups/${groupId}/chat/`);
+    const messages = bob.page.locator('.chat-message');
+    await bob.page.locator('#chat-status[data-state="online"]').waitFor();
+    expect(await messages.count()).toBe(50);
+    const scroller = bob.page.locator('#chat-scroll');
+    const atBottom = () => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight < 2);
+    await expect.poll(atBottom).toBe(true);
+    expect(await messages.last().textContent()).toContain('Idea number 55');
+    await scroller.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await expect.poll(() => messages.count()).toBe(57);
+    expect(await messages.first().textContent()).toContain('Soup tonight?');
+    await bob.page.getByText('This is the beginning of the conversation.').waitFor();
+    await bob.screenshot('chat-history');
+  });
+
   test('alice keeps a shopping list for the group; bob sees it with its total', async () => {
     await alice.visit('/shopping/new/');
     await fill(alice, { Title: 'Weekend market', 'Store (optional)': 'Farmers market' });
