@@ -86,6 +86,7 @@ describe('accounts in the browser', () => {
     expect(path(carol)).toBe('/accounts/sessions/');
     await carol.audit();
     await expect.poll(() => carol.page.getByText('this browser').isVisible()).toBe(true);
+    await carol.screenshot('sessions');
   });
 
   test('password change: errors by the field, then success ends the old password', async () => {
