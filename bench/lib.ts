@@ -111,9 +111,14 @@ export async function startBare(body: string, dir: string, contentType?: string)
 /** autocannon against one URL: requests/s and latency percentiles in milliseconds. */
 export async function measure(
   url: string,
-  { connections = 32, duration = 10, headers = {} }: { connections?: number; duration?: number; headers?: Record<string, string> } = {},
+  {
+    connections = 32,
+    duration = 10,
+    headers = {},
+    overallRate,
+  }: { connections?: number; duration?: number; headers?: Record<string, string>; overallRate?: number } = {},
 ): Promise<Measurement> {
-  const result = await autocannon({ url, connections, duration, headers, pipelining: 1 });
+  const result = await autocannon({ url, connections, duration, headers, pipelining: 1, ...(overallRate ? { overallRate } : {}) });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

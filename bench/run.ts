@@ -1,6 +1,9 @@
 // `npm run bench [section ...]`: runs the benchmark sections (all by default) and prints figures.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   accounts: () => import('./accounts.js'),
+  lists: () => import('./lists.js'),
+  notes: () => import('./notes.js'),
+  chat: () => import('./chat.js'),
 };
 
 const wanted = process.argv.slice(2);

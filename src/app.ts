@@ -5,12 +5,20 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController }
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
+import { chatFeature } from './features/groups/chat-routes.js';
+import { groupsFeature } from './features/groups/routes.js';
 import { homeFeature } from './features/home/routes.js';
+import { notebooksFeature } from './features/notebooks/routes.js';
+import { notesFeature } from './features/notes/routes.js';
+import { tagsFeature } from './features/tags/routes.js';
+import { shoppingFeature } from './features/shopping/routes.js';
+import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/frame-options.js';
+import { createHub } from './platform/hub.js';
 import { messagesLayer } from './platform/messages.js';
 import { requestLog } from './platform/request-log.js';
 import { securityLayer } from './platform/security.js';
@@ -18,11 +26,22 @@ import { sessionLayer, SessionStore } from './platform/session.js';
 import type { Services } from './platform/services.js';
 import { PUBLIC_DIR } from './platform/views/assets.js';
 import { renderDecorator } from './platform/views/render.js';
+import { websocketSupport } from './platform/websocket.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Every feature of the service, in one readable list. */
-const features: FastifyPluginAsync<Services>[] = [homeFeature, accountsFeature];
+const features: FastifyPluginAsync<Services>[] = [
+  homeFeature,
+  accountsFeature,
+  notesFeature,
+  notebooksFeature,
+  tagsFeature,
+  todoFeature,
+  shoppingFeature,
+  groupsFeature,
+  chatFeature,
+];
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -36,8 +55,12 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
   });
-  const sessions = new SessionStore(database.db, config.sessionCookieAge);
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions };
+  const hub = createHub(config, app.log);
+  await hub.start();
+  app.addHook('onClose', () => hub.close());
+  // Ended sessions (logout, password change) close their chat sockets on every instance.
+  const sessions = new SessionStore(database.db, config.sessionCookieAge, (sessionKeys) => hub.publish({ type: 'sessions.ended', sessionKeys }));
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
@@ -53,6 +76,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(authenticationLayer, { config, store: sessions }); // 5. request.user, login required
   await app.register(messagesLayer, { config }); //       6. one-time flash messages
   await app.register(frameOptionsLayer); //               7. X-Frame-Options: DENY
+  await app.register(websocketSupport); //                upgrades pass through the same chain
 
   await app.register(async (assets) => {
     // Static files need neither a login nor a session lookup.

@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string;
   /** When set, chat and control events fan out across instances through Redis pub/sub. */
   redisUrl: string | undefined;
+  /** Prefix of this deployment's Redis channel names, so several deployments can share one Redis. */
+  redisPrefix: string;
   /** Signs flash cookies and session auth hashes; required in production. */
   secretKey: string;
   /** `NODE_ENV=production`: Secure cookies, HTTPS redirect, HSTS, no error details. */
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8001, 0, 65535),
     databaseUrl: databaseUrl(env),
     redisUrl,
+    redisPrefix: env.REDIS_PREFIX?.trim() || 'groupnotes:',
     secretKey: secretKey(env, production),
     production,
     allowedHosts: (allowedHosts ?? ['localhost', '127.0.0.1', '[::1]']).map((host) => host.toLowerCase()),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { isClusterWorker, runPrimary } from './cluster.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -15,9 +16,9 @@ export interface RunningServer {
 }
 
 /** Migrates, builds the app and listens; the caller decides about signals. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, { migrate = true } = {}): Promise<RunningServer> {
   const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database.db);
+  if (migrate) await migrateToLatest(database.db);
   const app = await buildApp(config, { database });
   await app.listen({ host: config.host, port: config.port });
 
@@ -37,9 +38,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 }
 
-/** `serve`: runs until SIGTERM or SIGINT, then drains and exits. */
+/** `serve`: runs until SIGTERM or SIGINT, then drains and exits; with WEB_CONCURRENCY > 1, as a cluster. */
 export async function serve(config: Config): Promise<void> {
-  const server = await startServer(config);
+  if (config.webConcurrency > 1 && !isClusterWorker()) return runPrimary(config);
+  // In a cluster the primary has applied the migrations already.
+  const server = await startServer(config, { migrate: !isClusterWorker() });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -1,11 +1,15 @@
 // Progressive enhancement only: every page works without this script.
 // Shows <time datetime> values in the reader's own time zone.
 for (const element of document.querySelectorAll('time[datetime]')) {
-  const date = new Date(element.getAttribute('datetime'));
+  const value = element.getAttribute('datetime');
+  // A calendar date (a due date) has no time zone: read it as that day locally, or
+  // new Date('2024-05-01') (UTC midnight) would show 30 April west of Greenwich.
+  const calendar = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = calendar ? new Date(Number(calendar[1]), Number(calendar[2]) - 1, Number(calendar[3])) : new Date(value);
   if (Number.isNaN(date.getTime())) continue;
-  const dateOnly = element.dataset.format === 'date';
+  const dateOnly = calendar !== null || element.dataset.format === 'date';
   element.textContent = dateOnly
     ? date.toLocaleDateString(undefined, { dateStyle: 'medium' })
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  element.title = date.toISOString();
+  element.title = calendar ? value : date.toISOString();
 }

@@ -7,6 +7,7 @@ import { AccountsService } from '../features/accounts/service.js';
 import { sweepExpired } from '../platform/maintenance.js';
 import { SessionStore } from '../platform/session.js';
 import { serve } from '../server.js';
+import { groupCommands } from './group-commands.js';
 import { CliError, readNewPassword } from './io.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -114,4 +115,4 @@ const accountCommands: Record<string, Command> = {
 };
 
 /** Every command of `groupnotes`; features add theirs here. */
-export const commands: Record<string, Command> = { ...accountCommands };
+export const commands: Record<string, Command> = { ...accountCommands, ...groupCommands };

@@ -47,13 +47,131 @@ export interface GroupMembersTable {
   joined_at: number;
 }
 
+export interface NotebooksTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  description: Generated<string>;
+  color: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  owner_id: number;
+  /** Unique per owner regardless of case. */
+  name: string;
+  color: Generated<string>;
+  created_at: number;
+}
+
+/** The search column (PostgreSQL tsvector / SQLite FTS5 table) is left out: only notes/search.ts touches it. */
+export interface NotesTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  content: Generated<string>;
+  /** Plain-text preview of content, derived from it on every write (notes/excerpt.ts). */
+  excerpt: Generated<string>;
+  notebook_id: number | null;
+  group_id: number | null;
+  /** 0 low .. 3 urgent. */
+  priority: Generated<number>;
+  is_pinned: Generated<number>;
+  is_archived: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NoteTagsTable {
+  note_id: number;
+  tag_id: number;
+}
+
+export interface TodoListsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  description: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Users a list is shared with (read only); the same shape for both kinds of list. */
+export interface ListSharesTable {
+  list_id: number;
+  user_id: number;
+}
+
+export interface TodoItemsTable {
+  id: Generated<number>;
+  list_id: number;
+  text: string;
+  /** A calendar date, `YYYY-MM-DD`, or null. */
+  due_date: string | null;
+  is_done: Generated<number>;
+  position: number;
+  created_at: number;
+}
+
+export interface ShoppingListsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  store_name: Generated<string>;
+  /** Members of this group may read the list; null when the group is gone or none was chosen. */
+  group_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ShoppingItemsTable {
+  id: Generated<number>;
+  list_id: number;
+  name: string;
+  /** Thousandths of a unit: 1.5 kg is 1500. Exact, no floating point. */
+  quantity_milli: Generated<number>;
+  unit: Generated<string>;
+  /** Price of one unit in integer cents, or null when unknown. */
+  estimated_price_cents: number | null;
+  is_bought: Generated<number>;
+  created_at: number;
+}
+
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  group_id: number;
+  author_id: number;
+  content: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  notebooks: NotebooksTable;
+  tags: TagsTable;
+  notes: NotesTable;
+  note_tags: NoteTagsTable;
+  todo_lists: TodoListsTable;
+  todo_list_shares: ListSharesTable;
+  todo_items: TodoItemsTable;
+  shopping_lists: ShoppingListsTable;
+  shopping_list_shares: ListSharesTable;
+  shopping_items: ShoppingItemsTable;
+  chat_messages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type Group = Selectable<GroupsTable>;
+export type Notebook = Selectable<NotebooksTable>;
+export type Tag = Selectable<TagsTable>;
+export type Note = Selectable<NotesTable>;
+export type TodoList = Selectable<TodoListsTable>;
+export type TodoItem = Selectable<TodoItemsTable>;
+export type ShoppingList = Selectable<ShoppingListsTable>;
+export type ShoppingItem = Selectable<ShoppingItemsTable>;

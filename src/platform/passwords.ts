@@ -1,10 +1,9 @@
-import { pbkdf2, randomInt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { hashPool } from './hash-pool.js';
 
 // Django's PBKDF2PasswordHasher format, so users of the Django application keep their passwords:
 // pbkdf2_sha256$<iterations>$<salt>$<base64 of the 32-byte PBKDF2-HMAC-SHA256 digest>.
 
-const pbkdf2Async = promisify(pbkdf2);
 const ALGORITHM = 'pbkdf2_sha256';
 const SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -14,9 +13,9 @@ export function randomString(length: number, alphabet = SALT_CHARS): string {
   return out;
 }
 
-async function digest(password: string, salt: string, iterations: number): Promise<Buffer> {
-  // Async: the work runs on libuv's thread pool, never on the event loop.
-  return pbkdf2Async(password, salt, iterations, 32, 'sha256');
+function digest(password: string, salt: string, iterations: number): Promise<Buffer> {
+  // Never on the event loop: on low-priority worker threads (hash-pool.ts).
+  return hashPool.pbkdf2(password, salt, iterations);
 }
 
 export async function hashPassword(password: string, iterations: number, salt = randomString(22)): Promise<string> {

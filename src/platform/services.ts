@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import type { Hub } from './hub.js';
 import type { SessionStore } from './session.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
@@ -10,4 +11,6 @@ export interface Services {
   db: Kysely<Database>;
   dialect: Dialect;
   sessions: SessionStore;
+  /** Real-time events to this and every other instance (chat, removals, ended sessions). */
+  hub: Hub;
 }

@@ -54,16 +54,20 @@ export function authHashMatches(expected: string, actual: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Hears the keys of sessions that ended (logout, password change...), so live sockets can close. */
+export type SessionsEndedListener = (sessionKeys: string[]) => void;
+
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
+    private readonly onEnded?: SessionsEndedListener,
   ) {}
 
   /** The same store working inside a transaction. */
   withDb(db: Kysely<Database>): SessionStore {
-    return new SessionStore(db, this.lifetimeSeconds);
+    return new SessionStore(db, this.lifetimeSeconds, this.onEnded);
   }
 
   async load(key: string, now = Date.now()): Promise<LoadedSession | null> {
@@ -126,6 +130,7 @@ export class SessionStore {
 
   async delete(key: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('session_key', '=', key).execute();
+    this.onEnded?.([key]);
   }
 
   /** Ends every session of a user, but the one named (if any); returns the keys ended. */
@@ -133,7 +138,16 @@ export class SessionStore {
     let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (exceptKey) query = query.where('session_key', '!=', exceptKey);
     const rows = await query.returning('session_key').execute();
-    return rows.map((row) => row.session_key);
+    const keys = rows.map((row) => row.session_key);
+    if (keys.length > 0) this.onEnded?.(keys);
+    return keys;
+  }
+
+  /** Which of these keys still name a live session (for long-lived sockets opened with them). */
+  async liveKeys(keys: string[], now = Date.now()): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.db.selectFrom('sessions').select('session_key').where('session_key', 'in', keys).where('expire_date', '>', now).execute();
+    return new Set(rows.map((row) => row.session_key));
   }
 
   async listForUser(userId: number, now = Date.now()) {

@@ -1,9 +1,15 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.js';
 import * as groups from './0002_groups.js';
+import * as notes from './0003_notes.js';
+import * as lists from './0004_lists.js';
+import * as chat from './0005_chat.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_groups': groups,
+  '0003_notes': notes,
+  '0004_lists': lists,
+  '0005_chat': chat,
 };

@@ -1,7 +1,21 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, Group } from '../../db/schema.js';
 
-/** Group memberships: the one place other features learn which groups a user is in. */
+export interface GroupSummary {
+  id: number;
+  name: string;
+  owner_id: number;
+  owner: string;
+  member_count: number;
+}
+
+export interface GroupMember {
+  id: number;
+  username: string;
+  joined_at: number;
+}
+
+/** Groups and memberships: the one place other features learn which groups a user is in. */
 export class GroupsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -29,5 +43,80 @@ export class GroupsRepository {
       .where('group_members.user_id', '=', userId)
       .orderBy('groups.name')
       .execute();
+  }
+
+  private summaries() {
+    return this.db
+      .selectFrom('groups')
+      .innerJoin('users as owner', 'owner.id', 'groups.owner_id')
+      .select((eb) => [
+        'groups.id',
+        'groups.name',
+        'groups.owner_id',
+        'owner.username as owner',
+        eb.selectFrom('group_members').select(eb.fn.countAll<number>().as('n')).whereRef('group_members.group_id', '=', 'groups.id').as('member_count'),
+      ]);
+  }
+
+  /** The user's groups with owner and size, for the groups page. */
+  async listSummariesForMember(userId: number): Promise<GroupSummary[]> {
+    const rows = await this.summaries().where('groups.id', 'in', this.memberGroupIds(userId)).orderBy('groups.name').execute();
+    return rows.map((row) => ({ ...row, member_count: Number(row.member_count) }));
+  }
+
+  /** A group the user belongs to; undefined for a group that is absent or not the user's. */
+  async findMemberGroup(userId: number, groupId: number): Promise<GroupSummary | undefined> {
+    const row = await this.summaries().where('groups.id', '=', groupId).where('groups.id', 'in', this.memberGroupIds(userId)).executeTakeFirst();
+    return row && { ...row, member_count: Number(row.member_count) };
+  }
+
+  /** Which of these (group, user) pairs are memberships, as `group:user` strings. */
+  async existingMemberships(groupIds: number[], userIds: number[]): Promise<Set<string>> {
+    if (groupIds.length === 0 || userIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select(['group_id', 'user_id'])
+      .where('group_id', 'in', groupIds)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Set(rows.map((row) => `${row.group_id}:${row.user_id}`));
+  }
+
+  /** A group the user owns; undefined otherwise (a member who does not own it included). */
+  findOwnedGroup(userId: number, groupId: number): Promise<Group | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('id', '=', groupId).where('owner_id', '=', userId).executeTakeFirst();
+  }
+
+  findByName(name: string): Promise<Group | undefined> {
+    return this.db.selectFrom('groups').selectAll().where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+  }
+
+  listMembers(groupId: number): Promise<GroupMember[]> {
+    return this.db
+      .selectFrom('group_members')
+      .innerJoin('users', 'users.id', 'group_members.user_id')
+      .select(['users.id', 'users.username', 'group_members.joined_at'])
+      .where('group_members.group_id', '=', groupId)
+      .orderBy('users.username')
+      .execute();
+  }
+
+  insertGroup(name: string, ownerId: number, now = Date.now()): Promise<Group> {
+    return this.db.insertInto('groups').values({ name, owner_id: ownerId, created_at: now }).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async addMember(groupId: number, userId: number, now = Date.now()): Promise<void> {
+    await this.db.insertInto('group_members').values({ group_id: groupId, user_id: userId, joined_at: now }).execute();
+  }
+
+  /** Removes a membership; false when there was none. */
+  async removeMember(groupId: number, userId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Memberships and chat go with the group (cascade); notes and lists keep their owner and lose the group (set null). */
+  async deleteGroup(groupId: number): Promise<void> {
+    await this.db.deleteFrom('groups').where('id', '=', groupId).execute();
   }
 }

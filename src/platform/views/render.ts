@@ -22,10 +22,13 @@ declare module 'fastify' {
 }
 
 export function viewContext(request: FastifyRequest): ViewContext {
+  // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
+  // forms (a list with a toggle per item) must not mask the secret a hundred times.
+  let token: string | undefined;
   return {
     user: request.user,
     path: request.url.split('?')[0] ?? '/',
-    csrfToken: () => request.csrfToken(),
+    csrfToken: () => (token ??= request.csrfToken()),
     takeMessages: () => request.takeMessages(),
   };
 }

@@ -1,0 +1,207 @@
+// Live group chat: an enhancement of the server-rendered page, which shows recent history
+// without this script. Protocol: PRODUCT.md section 4.
+(() => {
+  const root = document.getElementById('chat');
+  if (!root || !('WebSocket' in window)) return;
+
+  const username = root.dataset.username;
+  const scroller = document.getElementById('chat-scroll');
+  const log = document.getElementById('chat-log');
+  const status = document.getElementById('chat-status');
+  const form = document.getElementById('chat-form');
+  const input = document.getElementById('chat-input');
+  const errorBox = document.getElementById('chat-error');
+  const olderNote = document.getElementById('chat-older');
+  const PAGE = 50;
+  const CLOSE_NO_ACCESS = 4403;
+
+  const known = new Set();
+  for (const item of log.querySelectorAll('li[data-message-id]')) known.add(Number(item.dataset.messageId));
+  let hasOlder = known.size >= PAGE;
+  let loadingOlder = false;
+  let socket = null;
+  let attempts = 0;
+  let reconnectTimer = null;
+  let ended = false;
+
+  form.hidden = false;
+
+  function setStatus(state, text) {
+    status.dataset.state = state;
+    status.textContent = text;
+  }
+
+  function showError(text) {
+    errorBox.textContent = text;
+  }
+
+  function formatTime(iso) {
+    const date = new Date(iso);
+    const sameDay = date.toDateString() === new Date().toDateString();
+    return sameDay
+      ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
+      : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  }
+
+  function messageElement(message) {
+    const own = message.author === username;
+    const item = document.createElement('li');
+    item.className = own ? 'chat-message own' : 'chat-message';
+    item.dataset.messageId = String(message.message_id);
+    const header = document.createElement('header');
+    const author = document.createElement('strong');
+    author.className = 'chat-author';
+    author.textContent = own ? 'You' : message.author;
+    const time = document.createElement('time');
+    time.dateTime = message.timestamp;
+    time.title = message.timestamp;
+    time.textContent = formatTime(message.timestamp);
+    header.append(author, ' ', time);
+    const content = document.createElement('p');
+    content.className = 'chat-content';
+    content.textContent = message.content;
+    item.append(header, content);
+    return item;
+  }
+
+  /** Inserts in message-id order, once: history after a reconnect repeats what is shown. */
+  function insert(message) {
+    const id = message.message_id;
+    if (typeof id !== 'number' || known.has(id)) return false;
+    known.add(id);
+    document.getElementById('chat-empty')?.remove();
+    const element = messageElement(message);
+    const after = [...log.children].find((item) => Number(item.dataset.messageId) > id);
+    log.insertBefore(element, after ?? null);
+    return true;
+  }
+
+  const nearBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+  const scrollToBottom = () => {
+    scroller.scrollTop = scroller.scrollHeight;
+  };
+
+  function receive(message) {
+    const stick = nearBottom() || message.author === username;
+    if (insert(message) && stick) scrollToBottom();
+  }
+
+  function scheduleReconnect() {
+    const delay = Math.min(30_000, 1000 * 2 ** attempts) * (0.5 + Math.random() / 2);
+    attempts += 1;
+    setStatus('offline', `Disconnected. Reconnecting in ${Math.ceil(delay / 1000)} s…`);
+    reconnectTimer = setTimeout(connect, delay);
+  }
+
+  function connect() {
+    reconnectTimer = null;
+    if (ended) return;
+    setStatus('connecting', 'Connecting…');
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    socket = new WebSocket(`${scheme}//${location.host}${root.dataset.socketPath}`);
+    let opened = false;
+    socket.addEventListener('open', () => {
+      opened = true;
+      attempts = 0;
+      setStatus('online', 'Connected');
+      showError('');
+    });
+    socket.addEventListener('message', (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (frame.type === 'history' || frame.type === 'message') receive(frame);
+      else if (frame.type === 'error') showError(`Not sent: ${frame.error}`);
+    });
+    socket.addEventListener('close', async (event) => {
+      socket = null;
+      // A refused handshake looks like any dropped connection: ask over HTTP whether access is gone.
+      if (event.code === CLOSE_NO_ACCESS || (!opened && !(await stillAllowed()))) {
+        end();
+        return;
+      }
+      scheduleReconnect();
+    });
+  }
+
+  async function stillAllowed() {
+    try {
+      const response = await fetch(root.dataset.messagesUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin', redirect: 'manual' });
+      // Sent to the login page (logged out) or 404 (not a member): access is gone. Anything
+      // else, a proxy's 502 while the server restarts included, is worth another try.
+      return !(response.type === 'opaqueredirect' || response.status === 404 || response.status === 403);
+    } catch {
+      return true; // The server is unreachable: keep trying.
+    }
+  }
+
+  function end() {
+    ended = true;
+    setStatus('ended', 'Chat closed: you are no longer a member of this group, it was deleted, or you were logged out. Reload the page to check.');
+    input.disabled = true;
+    form.querySelector('button').disabled = true;
+  }
+
+  async function loadOlder() {
+    if (!hasOlder || loadingOlder || known.size === 0) return;
+    loadingOlder = true;
+    olderNote.hidden = false;
+    olderNote.textContent = 'Loading older messages…';
+    try {
+      const before = Math.min(...known);
+      const response = await fetch(`${root.dataset.messagesUrl}?before=${before}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (!response.ok) throw new Error(String(response.status));
+      const { messages } = await response.json();
+      const previousHeight = scroller.scrollHeight;
+      for (const message of messages) insert(message);
+      // Keep the message the reader was looking at in place.
+      scroller.scrollTop += scroller.scrollHeight - previousHeight;
+      hasOlder = messages.length >= PAGE;
+      olderNote.textContent = 'This is the beginning of the conversation.';
+      olderNote.hidden = hasOlder;
+    } catch {
+      olderNote.textContent = 'Older messages could not be loaded. Scroll up to try again.';
+    } finally {
+      loadingOlder = false;
+    }
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const content = input.value.trim();
+    if (!content) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      showError('Not connected right now; your message is still in the box.');
+      return;
+    }
+    socket.send(JSON.stringify({ content }));
+    input.value = '';
+    showError('');
+  });
+
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  scroller.addEventListener('scroll', () => {
+    if (scroller.scrollTop < 40) loadOlder();
+  });
+
+  // Back on the page after the laptop slept: reconnect now rather than after the back-off.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && !socket && reconnectTimer && !ended) {
+      clearTimeout(reconnectTimer);
+      attempts = 0;
+      connect();
+    }
+  });
+
+  scrollToBottom();
+  connect();
+})();

@@ -1,0 +1,102 @@
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { Hub, MemoryTransport } from '../../platform/hub.js';
+import { SessionStore } from '../../platform/session.js';
+import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../test/helpers.js';
+import { lostAccessCheck } from './chat-access.js';
+import { CLOSE_NO_ACCESS, ChatConnections } from './chat-connections.js';
+import { GroupsRepository } from './repository.js';
+
+// The connection registry on its own, over real sockets, with a fast ping interval.
+const hub = new Hub(new MemoryTransport(), Fastify().log);
+const lost = new Set<number>();
+const connections = new ChatConnections(hub, {
+  rateBurst: 5,
+  ratePerSecond: 1,
+  pingIntervalMs: 100,
+  lostAccess: async (open) => open.filter((c) => lost.has(c.userId)),
+});
+let server: WebSocketServer;
+let port: number;
+
+beforeAll(async () => {
+  server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  port = (server.address() as AddressInfo).port;
+  server.on('connection', (socket, request) => {
+    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    const userId = Number(query.get('user'));
+    const connection = connections.add(socket, { groupId: Number(query.get('group')), userId, sessionKey: `key${userId}` });
+    connections.sendHistory(connection, []);
+  });
+});
+
+afterAll(() => {
+  connections.close();
+  server.close();
+});
+
+function client(user: number, group = 1, autoPong = true) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/?user=${user}&group=${group}`, { autoPong });
+  const frames: string[] = [];
+  ws.on('message', (data) => frames.push(data.toString()));
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  return new Promise<{ ws: WebSocket; frames: string[]; closed: Promise<number> }>((resolve) => ws.once('open', () => resolve({ ws, frames, closed })));
+}
+
+const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms))]);
+
+describe('liveness', () => {
+  it('drops a socket that stops answering pings, and keeps one that answers', async () => {
+    const silent = await client(1, 1, false);
+    const healthy = await client(2);
+    expect(await within(silent.closed, 1000)).toBe(1006);
+    expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
+    healthy.ws.close();
+  });
+});
+
+describe('delivery and access', () => {
+  it("sends a group's messages to that group's sockets only", async () => {
+    const inGroup = await client(3, 10);
+    const elsewhere = await client(4, 11);
+    hub.publish({ type: 'chat.message', groupId: 10, message: { message_id: 1, author: 'a', content: 'hi', timestamp: new Date(0).toISOString() } });
+    await expect.poll(() => inGroup.frames.length).toBe(1);
+    expect(JSON.parse(inGroup.frames[0]!)).toEqual({ type: 'message', message_id: 1, author: 'a', content: 'hi', timestamp: '1970-01-01T00:00:00.000Z' });
+    expect(elsewhere.frames).toEqual([]);
+    inGroup.ws.close();
+    elsewhere.ws.close();
+  });
+
+  it('closes with 4403, at the next check, a connection the database says lost access', async () => {
+    const doomed = await client(5);
+    const fine = await client(6);
+    lost.add(5);
+    expect(await within(doomed.closed, 1000)).toBe(CLOSE_NO_ACCESS);
+    expect(fine.ws.readyState).toBe(WebSocket.OPEN);
+    fine.ws.close();
+  });
+});
+
+describe('the database check behind it', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('reports connections whose session is gone or expired, or whose membership is gone', async () => {
+    const [a, b, c] = [await createUser(t.db), await createUser(t.db), await createUser(t.db)];
+    const group = await createGroup(t.db, a, [b]);
+    const sessions = new SessionStore(t.db, testConfig().sessionCookieAge);
+    const key = async (userId: number) => (await sessions.create(userId, 'hash', 'test')).key;
+    const ok = { groupId: group.id, userId: a.id, sessionKey: await key(a.id) };
+    const noSession = { groupId: group.id, userId: b.id, sessionKey: 'gone'.padEnd(32, '0') };
+    const expired = { groupId: group.id, userId: b.id, sessionKey: (await sessions.create(b.id, 'hash', 'test', Date.now() - 10 ** 12)).key };
+    const notMember = { groupId: group.id, userId: c.id, sessionKey: await key(c.id) };
+    const check = lostAccessCheck(sessions, new GroupsRepository(t.db));
+    expect(await check([ok, noSession, expired, notMember])).toEqual([noSession, expired, notMember]);
+  });
+});

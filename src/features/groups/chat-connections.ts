@@ -1,0 +1,175 @@
+import type { WebSocket } from 'ws';
+import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub.js';
+import { TokenBucket } from './rate-limit.js';
+
+/** Closed for a reason of access: removed from the group, group deleted, session ended. */
+export const CLOSE_NO_ACCESS = 4403;
+/** A client that reads slower than the group writes is cut off rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface ChatConnection {
+  readonly socket: WebSocket;
+  readonly groupId: number;
+  readonly userId: number;
+  readonly sessionKey: string;
+  readonly bucket: TokenBucket;
+  /** Answered the last ping (or sent something) since it was sent. */
+  alive: boolean;
+  /** Live messages that arrive while history is being sent, in order; null once it was sent. */
+  pending: { id: number; data: Buffer }[] | null;
+  /** Frames of one connection are handled one after another, in order. */
+  queue: Promise<void>;
+}
+
+export interface ConnectionOptions {
+  rateBurst: number;
+  ratePerSecond: number;
+  pingIntervalMs: number;
+  /**
+   * Of these connections, those that lost access (session ended, membership gone), checked
+   * against the database every ping interval: a safety net for events missed while Redis was away.
+   */
+  lostAccess?: (connections: ChatConnection[]) => Promise<ChatConnection[]>;
+  onError?: (error: unknown) => void;
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}
+
+/**
+ * The chat sockets of this instance, by group and by session. It listens to the hub: chat
+ * messages go to the group's sockets, access changes close the affected ones (4403).
+ */
+export class ChatConnections {
+  private readonly byGroup = new Map<number, Set<ChatConnection>>();
+  private readonly bySession = new Map<string, Set<ChatConnection>>();
+  private readonly unsubscribe: () => void;
+  private readonly pinger: NodeJS.Timeout;
+  private checking = false;
+
+  constructor(
+    hub: Hub,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.unsubscribe = hub.subscribe((event) => this.onEvent(event));
+    this.pinger = setInterval(() => {
+      this.pingAll();
+      void this.closeLostAccess();
+    }, options.pingIntervalMs);
+    this.pinger.unref();
+  }
+
+  add(socket: WebSocket, who: { groupId: number; userId: number; sessionKey: string }): ChatConnection {
+    const connection: ChatConnection = {
+      socket,
+      ...who,
+      bucket: new TokenBucket(this.options.rateBurst, this.options.ratePerSecond),
+      alive: true,
+      pending: [],
+      queue: Promise.resolve(),
+    };
+    addTo(this.byGroup, who.groupId, connection);
+    addTo(this.bySession, who.sessionKey, connection);
+    socket.on('pong', () => {
+      connection.alive = true;
+    });
+    socket.on('close', () => {
+      removeFrom(this.byGroup, who.groupId, connection);
+      removeFrom(this.bySession, who.sessionKey, connection);
+    });
+    return connection;
+  }
+
+  /** Sends history first, then whatever arrived meanwhile and is not in it. */
+  sendHistory(connection: ChatConnection, history: ChatMessagePayload[]): void {
+    for (const message of history) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
+    const lastId = history.at(-1)?.message_id ?? 0;
+    const pending = connection.pending ?? [];
+    connection.pending = null;
+    for (const item of pending) if (item.id > lastId) this.send(connection, item.data);
+  }
+
+  close(): void {
+    clearInterval(this.pinger);
+    this.unsubscribe();
+  }
+
+  private send(connection: ChatConnection, data: Buffer, force = false): void {
+    const { socket } = connection;
+    if (socket.readyState !== socket.OPEN) return;
+    if (!force && connection.pending) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      socket.terminate();
+      return;
+    }
+    socket.send(data, { binary: false });
+  }
+
+  private onEvent(event: HubEvent): void {
+    switch (event.type) {
+      case 'chat.message': {
+        const sockets = this.byGroup.get(event.groupId);
+        if (!sockets) return;
+        // Encoded once for the whole group, not once per socket.
+        const data = Buffer.from(JSON.stringify({ type: 'message', ...event.message }));
+        for (const connection of sockets) {
+          if (connection.pending) connection.pending.push({ id: event.message.message_id, data });
+          else this.send(connection, data);
+        }
+        return;
+      }
+      case 'group.members_removed': {
+        const removed = new Set(event.userIds);
+        for (const connection of this.byGroup.get(event.groupId) ?? []) {
+          if (removed.has(connection.userId)) connection.socket.close(CLOSE_NO_ACCESS, 'No longer a member of this group');
+        }
+        return;
+      }
+      case 'group.deleted':
+        for (const connection of this.byGroup.get(event.groupId) ?? []) connection.socket.close(CLOSE_NO_ACCESS, 'The group was deleted');
+        return;
+      case 'sessions.ended':
+        for (const key of event.sessionKeys) {
+          for (const connection of this.bySession.get(key) ?? []) connection.socket.close(CLOSE_NO_ACCESS, 'Your session ended');
+        }
+        return;
+    }
+  }
+
+  private async closeLostAccess(): Promise<void> {
+    if (!this.options.lostAccess || this.checking) return;
+    this.checking = true;
+    try {
+      const all = [...this.byGroup.values()].flatMap((set) => [...set]);
+      for (const connection of await this.options.lostAccess(all)) connection.socket.close(CLOSE_NO_ACCESS, 'Access ended');
+    } catch (error) {
+      this.options.onError?.(error);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Every interval: a socket that did not answer the previous ping is dead and dropped. */
+  private pingAll(): void {
+    for (const sockets of this.byGroup.values()) {
+      for (const connection of sockets) {
+        if (!connection.alive) {
+          connection.socket.terminate();
+          continue;
+        }
+        connection.alive = false;
+        connection.socket.ping();
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { BadRequest, Forbidden, NotFound } from '../../errors.js';
+import { isTrustedOrigin } from '../../platform/csrf.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { lostAccessCheck } from './chat-access.js';
+import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './chat-connections.js';
+import { ChatService } from './chat-service.js';
+import { ChatPage } from './chat-views.js';
+import { chatFrame, historyQuery } from './forms.js';
+import { GroupsRepository } from './repository.js';
+import { groupIdParam } from './routes.js';
+
+const PING_INTERVAL_MS = 30_000;
+
+export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions }) => {
+  const groups = new GroupsRepository(db);
+  const chat = new ChatService(db, hub);
+
+  const connections = new ChatConnections(hub, {
+    rateBurst: config.chatRateBurst,
+    ratePerSecond: config.chatRatePerSecond,
+    pingIntervalMs: PING_INTERVAL_MS,
+    lostAccess: lostAccessCheck(sessions, groups),
+    onError: (error) => app.log.error({ err: error }, 'chat access check failed'),
+  });
+  app.addHook('onClose', async () => connections.close());
+
+  const memberGroup = async (request: FastifyRequest) => {
+    const group = await groups.findMemberGroup(request.user!.id, groupIdParam(request));
+    if (!group) throw new NotFound();
+    return group;
+  };
+
+  app.get('/groups/:pk/chat/', async (request, reply) => {
+    const group = await memberGroup(request);
+    return reply.render(ChatPage({ ctx: viewContext(request), group, history: await chat.history(group.id) }));
+  });
+
+  app.get('/groups/:pk/chat/messages/', async (request, reply) => {
+    const group = await memberGroup(request);
+    const query = historyQuery.safeParse(request.query);
+    if (!query.success) throw new BadRequest(query.error.issues[0]!.message);
+    return reply.header('cache-control', 'no-store').send({ messages: await chat.history(group.id, query.data.before) });
+  });
+
+  /**
+   * Runs before the upgrade: any refusal is a plain HTTP 403 and the socket is never accepted.
+   * The route is public only so that the login layer does not answer a handshake with a redirect.
+   */
+  async function refuseHandshake(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    if (!request.user || !request.session) throw new Forbidden('Log in to use the chat.');
+    const origin = request.headers.origin;
+    // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
+    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('This origin may not open the chat.');
+    let groupId: number;
+    try {
+      groupId = groupIdParam(request);
+    } catch {
+      throw new Forbidden('No such group, or you are not a member.');
+    }
+    if (!(await groups.isMember(groupId, request.user.id))) throw new Forbidden('No such group, or you are not a member.');
+  }
+
+  const sendError = (socket: WebSocket, error: string) => socket.send(JSON.stringify({ type: 'error', error }));
+
+  async function handleFrame(connection: ChatConnection, author: { id: number; username: string }, data: RawData, isBinary: boolean) {
+    const { socket } = connection;
+    if (!connection.bucket.take()) return sendError(socket, 'rate limited: slow down');
+    if (isBinary) return sendError(socket, 'send text frames of JSON: {"content": "..."}');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      return sendError(socket, 'not JSON: send {"content": "..."}');
+    }
+    const frame = chatFrame.safeParse(parsed);
+    if (!frame.success) return sendError(socket, frame.error.issues[0]!.message);
+    const message = await chat.post(connection.groupId, author, frame.data.content);
+    if (!message) socket.close(CLOSE_NO_ACCESS, 'No longer a member of this group');
+  }
+
+  app.get('/ws/groups/:pk/chat/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, async (socket, request) => {
+    const author = { id: request.user!.id, username: request.user!.username };
+    const connection = connections.add(socket, { groupId: groupIdParam(request), userId: author.id, sessionKey: request.session!.key });
+    socket.on('message', (data, isBinary) => {
+      connection.alive = true;
+      connection.queue = connection.queue
+        .then(() => handleFrame(connection, author, data, isBinary))
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'chat frame failed');
+          sendError(socket, 'the message could not be stored; try again');
+        });
+    });
+    try {
+      connections.sendHistory(connection, await chat.history(connection.groupId));
+    } catch (error) {
+      request.log.error({ err: error }, 'chat history failed');
+      socket.close(1011, 'History unavailable');
+    }
+  });
+};

@@ -1,0 +1,66 @@
+import type { ChatMessagePayload } from '../../platform/hub.js';
+import { assetUrl } from '../../platform/views/assets.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import { MAX_CHAT_LENGTH } from './forms.js';
+
+function ChatMessage({ message, own }: { message: ChatMessagePayload; own: boolean }) {
+  return (
+    <li class={own ? 'chat-message own' : 'chat-message'} data-message-id={String(message.message_id)}>
+      <header>
+        <strong class="chat-author">{own ? 'You' : message.author}</strong>{' '}
+        <time datetime={message.timestamp}>{message.timestamp.replace('T', ' ').slice(0, 16)} UTC</time>
+      </header>
+      <p class="chat-content">{message.content}</p>
+    </li>
+  );
+}
+
+interface ChatPageProps {
+  ctx: ViewContext;
+  group: { id: number; name: string };
+  history: ChatMessagePayload[];
+}
+
+/** Recent history is rendered on the server, so the page is useful without JavaScript too. */
+export function ChatPage({ ctx, group, history }: ChatPageProps) {
+  const username = ctx.user?.username ?? '';
+  return (
+    <Layout ctx={ctx} title={`Chat · ${group.name}`}>
+      <div class="page-header">
+        <h1>Chat of {group.name}</h1>
+        <a href={`/groups/${group.id}/`}>Group and members</a>
+      </div>
+      <section
+        class="chat"
+        id="chat"
+        data-group-id={String(group.id)}
+        data-username={username}
+        data-socket-path={`/ws/groups/${group.id}/chat/`}
+        data-messages-url={`/groups/${group.id}/chat/messages/`}
+        aria-label="Conversation"
+      >
+        <p class="chat-status" id="chat-status" role="status" data-state="offline">
+          Live chat needs JavaScript. The latest messages are shown below; reload the page to see new ones.
+        </p>
+        <div class="chat-scroll" id="chat-scroll" tabindex={0}>
+          <p class="chat-older" id="chat-older" hidden>Loading older messages…</p>
+          <ol class="chat-log" id="chat-log" role="log" aria-live="polite" aria-label={`Messages in ${group.name}`}>
+            {history.map((message) => <ChatMessage message={message} own={message.author === username} />)}
+          </ol>
+          {history.length === 0 ? <p class="empty" id="chat-empty">No messages yet. Say hello!</p> : null}
+        </div>
+        <form class="chat-form" id="chat-form" hidden>
+          <label for="chat-input">Message</label>
+          <div class="chat-compose">
+            <textarea id="chat-input" name="content" rows={2} maxLength={MAX_CHAT_LENGTH} required aria-describedby="chat-help chat-error" />
+            <button type="submit" id="chat-send">Send</button>
+          </div>
+          <small id="chat-help">Enter sends; Shift+Enter starts a new line.</small>
+          <p class="chat-error" id="chat-error" role="alert" />
+        </form>
+      </section>
+      <script src={assetUrl('js/chat.js')} defer />
+    </Layout>
+  );
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const groupForm = z.object({
+  name: z.string({ error: 'Enter a name for the group.' }).trim().min(1, 'Enter a name for the group.').max(150, 'Group names have at most 150 characters.'),
+});
+
+export const memberActionForm = z.object({
+  action: z.enum(['add', 'remove'], { error: 'Choose to add or remove a member.' }),
+});
+
+export const addMemberForm = z.object({
+  username: z.string({ error: 'Enter the username of the person to add.' }).trim().min(1, 'Enter the username of the person to add.').max(150, 'Usernames have at most 150 characters.'),
+});
+
+export const removeMemberForm = z.object({
+  user_pk: z
+    .string({ error: 'Choose a member to remove.' })
+    .regex(/^\d{1,12}$/, 'Choose a member to remove.')
+    .transform(Number),
+});
+
+/** `?before=<message_id>` of the older-history endpoint; absent means "the latest". */
+export const historyQuery = z.object({
+  before: z
+    .string()
+    .regex(/^\d{1,12}$/, 'before must be a message id')
+    .transform(Number)
+    .optional(),
+});
+
+/** What a chat client sends: `{"content": "..."}`, 1 to 2000 characters once trimmed. */
+export const MAX_CHAT_LENGTH = 2000;
+export const chatFrame = z.object({
+  content: z
+    .string({ error: 'send {"content": "..."}' })
+    .trim()
+    .min(1, 'message is empty')
+    .max(MAX_CHAT_LENGTH, `message is too long (${MAX_CHAT_LENGTH} characters at most)`),
+});

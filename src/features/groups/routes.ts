@@ -1,0 +1,96 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { NotFound } from '../../errors.js';
+import { parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './forms.js';
+import { GroupsService } from './service.js';
+import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
+
+/** The `<pk>` of a group path; anything but digits is the same 404 as an absent group. */
+export function groupIdParam(request: FastifyRequest): number {
+  const raw = (request.params as { pk?: string }).pk ?? '';
+  if (!/^\d{1,12}$/.test(raw)) throw new NotFound();
+  return Number(raw);
+}
+
+export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub }) => {
+  const service = new GroupsService(db, hub);
+  const { groups } = service;
+
+  /** Members only: everyone else gets the 404 of an absent group. */
+  const memberGroup = async (request: FastifyRequest) => {
+    const group = await groups.findMemberGroup(request.user!.id, groupIdParam(request));
+    if (!group) throw new NotFound();
+    return group;
+  };
+  /** Owner only: a member who may see the group but not change it gets the same 404. */
+  const ownedGroup = async (request: FastifyRequest) => {
+    const group = await groups.findOwnedGroup(request.user!.id, groupIdParam(request));
+    if (!group) throw new NotFound();
+    return group;
+  };
+
+  app.get('/groups/', async (request, reply) =>
+    reply.render(GroupListPage({ ctx: viewContext(request), groups: await groups.listSummariesForMember(request.user!.id) })),
+  );
+
+  app.get('/groups/new/', async (request, reply) => reply.render(GroupFormPage({ ctx: viewContext(request) })));
+
+  app.post('/groups/new/', async (request, reply) => {
+    const form = parseForm(groupForm, request.body);
+    if (!form.ok) return reply.render(GroupFormPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
+    const created = await service.create(request.user!.id, form.data.name);
+    if (!created.ok) return reply.render(GroupFormPage({ ctx: viewContext(request), values: { name: form.data.name }, errors: created.errors }), 400);
+    request.flash(`Group “${created.value.name}” created. Add members by their username.`);
+    return reply.redirect(`/groups/${created.value.id}/`, 302);
+  });
+
+  app.get('/groups/:pk/', async (request, reply) => {
+    const group = await memberGroup(request);
+    return reply.render(GroupPage({ ctx: viewContext(request), group, members: await groups.listMembers(group.id) }));
+  });
+
+  app.post('/groups/:pk/members/', async (request, reply) => {
+    const group = await ownedGroup(request);
+    const showErrors = async (errors: Record<string, string[]>, values = {}) => {
+      const summary = (await groups.findMemberGroup(request.user!.id, group.id))!;
+      const members = await groups.listMembers(group.id);
+      return reply.render(GroupPage({ ctx: viewContext(request), group: summary, members, values, errors }), 400);
+    };
+    const action = parseForm(memberActionForm, request.body);
+    if (!action.ok) return showErrors({ __all__: action.errors.action ?? ['Choose to add or remove a member.'] });
+    if (action.data.action === 'add') {
+      const form = parseForm(addMemberForm, request.body);
+      if (!form.ok) return showErrors(form.errors, form.values);
+      const added = await service.addMember(group, form.data.username);
+      if (!added.ok) return showErrors(added.errors, { username: form.data.username });
+      request.flash(`${added.value.username} is now a member of ${group.name}.`);
+    } else {
+      const form = parseForm(removeMemberForm, request.body);
+      if (!form.ok) return showErrors(form.errors);
+      const removed = await service.removeMember(group, form.data.user_pk);
+      if (!removed.ok) return showErrors(removed.errors);
+      request.flash('The member was removed from the group.');
+    }
+    return reply.redirect(`/groups/${group.id}/`, 302);
+  });
+
+  app.post('/groups/:pk/leave/', async (request, reply) => {
+    const group = await memberGroup(request);
+    // The owner cannot leave (there would be no one to manage the group): not a change they may make.
+    if (group.owner_id === request.user!.id) throw new NotFound();
+    await service.leave(group.id, request.user!.id);
+    request.flash(`You left ${group.name}.`, 'info');
+    return reply.redirect('/groups/', 302);
+  });
+
+  app.get('/groups/:pk/delete/', async (request, reply) => reply.render(GroupDeletePage({ ctx: viewContext(request), group: await ownedGroup(request) })));
+
+  app.post('/groups/:pk/delete/', async (request, reply) => {
+    const group = await ownedGroup(request);
+    await service.delete(group);
+    request.flash(`Group “${group.name}” was deleted.`, 'info');
+    return reply.redirect('/groups/', 302);
+  });
+};

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database, Group, User } from '../../db/schema.js';
+import type { Hub } from '../../platform/hub.js';
+import type { FormErrors } from '../../platform/views/forms.js';
+import { UsersRepository } from '../accounts/repository.js';
+import { GroupsRepository } from './repository.js';
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
+
+const nameTaken = (): Outcome<never> => ({ ok: false, errors: { name: ['A group with that name already exists.'] } });
+
+/** Group administration. Membership changes are published so that live chat sockets follow them. */
+export class GroupsService {
+  readonly groups: GroupsRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly hub: Hub | null,
+  ) {
+    this.groups = new GroupsRepository(db);
+  }
+
+  /** The creator becomes owner and first member, in one transaction. */
+  async create(ownerId: number, name: string): Promise<Outcome<Group>> {
+    if (await this.groups.findByName(name)) return nameTaken();
+    try {
+      const group = await this.db.transaction().execute(async (trx) => {
+        const repository = new GroupsRepository(trx);
+        const created = await repository.insertGroup(name, ownerId);
+        await repository.addMember(created.id, ownerId);
+        return created;
+      });
+      return { ok: true, value: group };
+    } catch (error) {
+      // Two creations of one name at once: the unique index decides.
+      if (isUniqueViolation(error)) return nameTaken();
+      throw error;
+    }
+  }
+
+  async addMember(group: Group, username: string): Promise<Outcome<User>> {
+    const user = await new UsersRepository(this.db).findByUsername(username);
+    if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] } };
+    const alreadyMember = { ok: false as const, errors: { username: [`${user.username} is already a member of this group.`] } };
+    if (await this.groups.isMember(group.id, user.id)) return alreadyMember;
+    try {
+      await this.groups.addMember(group.id, user.id);
+    } catch (error) {
+      if (isUniqueViolation(error)) return alreadyMember;
+      throw error;
+    }
+    return { ok: true, value: user };
+  }
+
+  async removeMember(group: Group, userId: number): Promise<Outcome<null>> {
+    if (userId === group.owner_id) return { ok: false, errors: { user_pk: ['The owner cannot be removed; delete the group instead.'] } };
+    if (!(await this.groups.removeMember(group.id, userId))) {
+      return { ok: false, errors: { user_pk: ['That user is not a member of this group.'] } };
+    }
+    this.hub?.publish({ type: 'group.members_removed', groupId: group.id, userIds: [userId] });
+    return { ok: true, value: null };
+  }
+
+  /** A member who is not the owner leaves; false when there was nothing to leave. */
+  async leave(groupId: number, userId: number): Promise<boolean> {
+    const left = await this.groups.removeMember(groupId, userId);
+    if (left) this.hub?.publish({ type: 'group.members_removed', groupId, userIds: [userId] });
+    return left;
+  }
+
+  async delete(group: Group): Promise<void> {
+    await this.groups.deleteGroup(group.id);
+    this.hub?.publish({ type: 'group.deleted', groupId: group.id });
+  }
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.js';
+import { parseForm } from '../../platform/forms.js';
+import type { FormErrors, FormValues } from '../../platform/views/forms.js';
+import { UsersRepository } from '../accounts/repository.js';
+
+/** The share tables of both kinds of list; they have the same shape (list_id, user_id). */
+export type ShareTable = 'todo_list_shares' | 'shopping_list_shares';
+
+export interface SharedUser {
+  id: number;
+  username: string;
+}
+
+export const shareForm = z.object({
+  username: z
+    .string({ error: 'Enter a username.' })
+    .trim()
+    .min(1, 'Enter a username.')
+    .max(150, 'Usernames have at most 150 characters.'),
+  action: z.enum(['add', 'remove'], { error: 'Choose to add or remove the user.' }),
+});
+
+export type ShareOutcome = { ok: true; message: string } | { ok: false; errors: FormErrors; values: FormValues };
+
+/** Who a list is shared with, and the changes to that: the owner's check is the caller's job. */
+export class SharesRepository {
+  readonly users: UsersRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly table: ShareTable,
+  ) {
+    this.users = new UsersRepository(db);
+  }
+
+  /** A subquery of the ids of the lists shared with the user, to embed in visibility queries. */
+  listIdsSharedWith(userId: number) {
+    return this.db.selectFrom(this.table).select(`${this.table}.list_id`).where(`${this.table}.user_id`, '=', userId);
+  }
+
+  sharedUsers(listId: number): Promise<SharedUser[]> {
+    return this.db
+      .selectFrom(this.table)
+      .innerJoin('users', 'users.id', `${this.table}.user_id`)
+      .select(['users.id', 'users.username'])
+      .where(`${this.table}.list_id`, '=', listId)
+      .orderBy('users.username')
+      .execute();
+  }
+
+  async add(listId: number, userId: number): Promise<void> {
+    await this.db
+      .insertInto(this.table)
+      .values({ list_id: listId, user_id: userId })
+      .onConflict((conflict) => conflict.columns(['list_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  /** True when the user was on the list. */
+  async remove(listId: number, userId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom(this.table).where('list_id', '=', listId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
+
+/**
+ * Adds or removes one user on a list the caller owns (the caller must have checked that).
+ * Unknown users and the owner themself are form errors.
+ */
+export async function changeShare(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown): Promise<ShareOutcome> {
+  const form = parseForm(shareForm, body);
+  if (!form.ok) return form;
+  const { username, action } = form.data;
+  const values = { username };
+  const user = await shares.users.findByUsername(username);
+  if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] }, values };
+  if (user.id === list.owner_id) return { ok: false, errors: { username: ['This is your own list: share it with someone else.'] }, values };
+  if (action === 'add') {
+    await shares.add(list.id, user.id);
+    return { ok: true, message: `Shared with ${user.username}.` };
+  }
+  if (!(await shares.remove(list.id, user.id))) {
+    return { ok: false, errors: { username: [`This list is not shared with ${user.username}.`] }, values };
+  }
+  return { ok: true, message: `${user.username} can no longer see this list.` };
+}

@@ -1,0 +1,150 @@
+import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import type { SharedUser } from './sharing.js';
+
+/** A form shown again with what was typed and what is wrong with it. */
+export interface FormState {
+  values?: FormValues;
+  errors?: FormErrors;
+}
+
+/** What differs between the two kinds of list on the pages they share. */
+export interface ListKind {
+  /** `/todo` or `/shopping` */
+  base: string;
+  /** "To-do lists" */
+  plural: string;
+  /** "to-do list" */
+  noun: string;
+}
+
+export interface ListSummary {
+  id: number;
+  title: string;
+  /** A line about the contents, e.g. "3 open of 5". */
+  detail: string;
+  owner_id: number;
+  owner_name: string;
+  group_name: string | null;
+  /** How many users the list is shared with by name. */
+  share_count: number;
+}
+
+/** "Shared by alice", "Shared by alice with group Flat 3": who gives the reader access. */
+export function SharedBy({ list }: { list: Pick<ListSummary, 'owner_name' | 'group_name'> }) {
+  return (
+    <span class="shared-by">
+      Shared by <strong>{list.owner_name}</strong>
+      {list.group_name ? <> with group <strong>{list.group_name}</strong></> : null}
+    </span>
+  );
+}
+
+/** For the owner: who else can read the list. */
+function Audience({ list }: { list: ListSummary }) {
+  const people = list.share_count === 0 ? null : list.share_count === 1 ? 'shared with 1 person' : `shared with ${list.share_count} people`;
+  if (!people && !list.group_name) return <> · only you</>;
+  return (
+    <>
+      {people ? <> · {people}</> : null}
+      {list.group_name ? <> · group <strong>{list.group_name}</strong></> : null}
+    </>
+  );
+}
+
+function ListCards({ kind, lists, mine }: { kind: ListKind; lists: ListSummary[]; mine: boolean }) {
+  return (
+    <ul class="list-cards">
+      {lists.map((list) => (
+        <li>
+          <a href={`${kind.base}/${list.id}/`}>{list.title}</a>
+          <small>
+            {list.detail}
+            {mine ? <Audience list={list} /> : <> · <SharedBy list={list} /></>}
+          </small>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The index of one kind: the caller's own lists, then those others share with them. */
+export function ListIndexPage({ ctx, kind, lists }: { ctx: ViewContext; kind: ListKind; lists: ListSummary[] }) {
+  const userId = ctx.user?.id;
+  const mine = lists.filter((list) => list.owner_id === userId);
+  const shared = lists.filter((list) => list.owner_id !== userId);
+  return (
+    <Layout ctx={ctx} title={kind.plural}>
+      <header class="page-header">
+        <h1>{kind.plural}</h1>
+        <a href={`${kind.base}/new/`} role="button">New {kind.noun}</a>
+      </header>
+      <section aria-labelledby="mine">
+        <h2 id="mine">Mine</h2>
+        {mine.length ? <ListCards kind={kind} lists={mine} mine /> : (
+          <p class="empty">You have no {kind.noun}s yet. <a href={`${kind.base}/new/`}>Create your first {kind.noun}</a>.</p>
+        )}
+      </section>
+      <section aria-labelledby="shared">
+        <h2 id="shared">Shared with me</h2>
+        {shared.length ? <ListCards kind={kind} lists={shared} mine={false} /> : (
+          <p class="empty">Nobody shares a {kind.noun} with you yet. When someone does, it shows up here, read only.</p>
+        )}
+      </section>
+    </Layout>
+  );
+}
+
+/** The owner's sharing controls: who can read the list, add a user by name, remove one. */
+export function SharePanel({ ctx, kind, listId, users, values = {}, errors = {} }: {
+  ctx: ViewContext; kind: ListKind; listId: number; users: SharedUser[]; values?: FormValues; errors?: FormErrors;
+}) {
+  const action = `${kind.base}/${listId}/share/`;
+  return (
+    <section class="share-panel" aria-labelledby="sharing">
+      <h2 id="sharing">Sharing</h2>
+      {users.length ? (
+        <ul class="shared-users">
+          {users.map((user) => (
+            <li>
+              {user.username}{' '}
+              <form method="post" action={action} class="inline">
+                <CsrfField ctx={ctx} />
+                <input type="hidden" name="username" value={user.username} />
+                <input type="hidden" name="action" value="remove" />
+                <button type="submit" class="secondary outline small" aria-label={`Stop sharing with ${user.username}`}>Remove</button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="empty">Only you can see this list. Add someone by username to let them read it.</p>
+      )}
+      <form method="post" action={action} novalidate>
+        <CsrfField ctx={ctx} />
+        <input type="hidden" name="action" value="add" />
+        <FormAlert errors={errors} />
+        <Field name="username" label="Share with (username)" value={values.username} errors={errors} required maxLength={150} autocomplete="off"
+          help="They can read the list; only you can change it." />
+        <button type="submit" class="secondary">Share</button>
+      </form>
+    </section>
+  );
+}
+
+export function DeleteListPage({ ctx, kind, list }: { ctx: ViewContext; kind: ListKind; list: { id: number; title: string } }) {
+  return (
+    <Layout ctx={ctx} title={`Delete ${list.title}`}>
+      <article class="narrow">
+        <h1>Delete “{list.title}”?</h1>
+        <p>The {kind.noun} and all its items are deleted for you and everyone it is shared with. This cannot be undone.</p>
+        <form method="post" action={`${kind.base}/${list.id}/delete/`}>
+          <CsrfField ctx={ctx} />
+          <button type="submit" class="danger">Delete {kind.noun}</button>
+          <a href={`${kind.base}/${list.id}/`} role="button" class="secondary outline">Cancel</a>
+        </form>
+      </article>
+    </Layout>
+  );
+}

@@ -1,0 +1,55 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, Notebook } from '../../db/schema.js';
+
+export type NotebookFields = Pick<Notebook, 'title' | 'description' | 'color'>;
+export type NotebookWithCount = Notebook & { note_count: number };
+
+/** Notebooks are private to their owner: every lookup here is scoped to the caller. */
+export class NotebooksRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The owner's notebooks by title, each with how many notes it holds (counted off the notebook index). */
+  listOwned(ownerId: number): Promise<NotebookWithCount[]> {
+    return this.db
+      .selectFrom('notebooks')
+      .selectAll('notebooks')
+      .select((eb) => eb.selectFrom('notes').select(eb.fn.countAll<number>().as('n')).whereRef('notes.notebook_id', '=', 'notebooks.id').as('note_count'))
+      .where('notebooks.owner_id', '=', ownerId)
+      .orderBy(sql`lower(notebooks.title)`)
+      .orderBy('notebooks.id')
+      .execute() as Promise<NotebookWithCount[]>;
+  }
+
+  /** Id and title only, for the notebook chooser of the note form. */
+  listChoices(ownerId: number): Promise<Pick<Notebook, 'id' | 'title'>[]> {
+    return this.db.selectFrom('notebooks').select(['id', 'title']).where('owner_id', '=', ownerId).orderBy(sql`lower(title)`).orderBy('id').execute();
+  }
+
+  findOwned(ownerId: number, id: number): Promise<Notebook | undefined> {
+    return this.db.selectFrom('notebooks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  }
+
+  insert(ownerId: number, fields: NotebookFields, now = Date.now()): Promise<Notebook> {
+    return this.db
+      .insertInto('notebooks')
+      .values({ ...fields, owner_id: ownerId, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async updateOwned(ownerId: number, id: number, fields: NotebookFields, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('notebooks')
+      .set({ ...fields, updated_at: now })
+      .where('owner_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Deletes the notebook; its notes stay, without a notebook (ON DELETE SET NULL). */
+  async deleteOwned(ownerId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('notebooks').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}

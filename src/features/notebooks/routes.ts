@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Notebook } from '../../db/schema.js';
+import { NotFound } from '../../errors.js';
+import { parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { DeleteConfirmPage } from '../notes/controls.js';
+import { idOr404 } from '../notes/ids.js';
+import { NotesRepository } from '../notes/repository.js';
+import { notebookForm } from './forms.js';
+import { NotebooksRepository } from './repository.js';
+import { NotebookDetailPage, NotebookFormPage, NotebookListPage } from './views.js';
+
+type PkParams = { Params: { pk: string } };
+
+/** /notebooks/: the caller's own notebooks only; anyone else's is a 404 like a missing one. */
+export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, dialect }) => {
+  const notebooks = new NotebooksRepository(db);
+  const notes = new NotesRepository(db, dialect);
+
+  const ownedOr404 = async (userId: number, rawId: string): Promise<Notebook> => {
+    const notebook = await notebooks.findOwned(userId, idOr404(rawId));
+    if (!notebook) throw new NotFound();
+    return notebook;
+  };
+
+  app.get('/notebooks/', async (request, reply) =>
+    reply.render(NotebookListPage({ ctx: viewContext(request), notebooks: await notebooks.listOwned(request.user!.id) })),
+  );
+
+  app.get('/notebooks/new/', async (request, reply) => reply.render(NotebookFormPage({ ctx: viewContext(request) })));
+
+  app.post('/notebooks/new/', async (request, reply) => {
+    const form = parseForm(notebookForm, request.body);
+    if (!form.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
+    const notebook = await notebooks.insert(request.user!.id, form.data);
+    request.flash(`Notebook “${notebook.title}” created.`);
+    return reply.redirect(`/notebooks/${notebook.id}/`, 302);
+  });
+
+  app.get<PkParams>('/notebooks/:pk/', async (request, reply) => {
+    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    const result = await notes.listVisiblePage(request.user!.id, { archived: false, notebookId: notebook.id }, 1);
+    return reply.render(NotebookDetailPage({ ctx: viewContext(request), notebook, result }));
+  });
+
+  app.get<PkParams>('/notebooks/:pk/edit/', async (request, reply) => {
+    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook }));
+  });
+
+  app.post<PkParams>('/notebooks/:pk/edit/', async (request, reply) => {
+    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    const form = parseForm(notebookForm, request.body);
+    if (!form.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook, values: form.values, errors: form.errors }), 400);
+    if (!(await notebooks.updateOwned(request.user!.id, notebook.id, form.data))) throw new NotFound();
+    request.flash(`Notebook “${form.data.title}” saved.`);
+    return reply.redirect('/notebooks/', 302);
+  });
+
+  app.get<PkParams>('/notebooks/:pk/delete/', async (request, reply) => {
+    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    return reply.render(
+      DeleteConfirmPage({
+        ctx: viewContext(request),
+        kind: 'notebook',
+        name: notebook.title,
+        action: `/notebooks/${notebook.id}/delete/`,
+        cancel: `/notebooks/${notebook.id}/`,
+        consequence: 'Its notes are kept; they just no longer belong to a notebook.',
+      }),
+    );
+  });
+
+  app.post<PkParams>('/notebooks/:pk/delete/', async (request, reply) => {
+    if (!(await notebooks.deleteOwned(request.user!.id, idOr404(request.params.pk)))) throw new NotFound();
+    request.flash('Notebook deleted; its notes are kept.');
+    return reply.redirect('/notebooks/', 302);
+  });
+};

@@ -1,0 +1,23 @@
+import MarkdownIt from 'markdown-it';
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+
+/**
+ * Markdown for note content. Raw HTML is off (a `<script>` or `<img onerror>` in a note is
+ * shown as text), and link and image targets are limited to http, https and mailto, so
+ * `javascript:`, `data:` and `vbscript:` URLs never become links. Relative links are refused
+ * too: a note may be read by a group, so it should not aim actions at this site.
+ */
+const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
+markdown.validateLink = (url) => SAFE_LINK.test(url.trim());
+
+const defaultLinkOpen = markdown.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
+  // Links written by other users: no window.opener, no referrer, no search-engine credit.
+  tokens[index]!.attrSet('rel', 'noopener noreferrer nofollow');
+  return defaultLinkOpen(tokens, index, options, env, self);
+};
+
+export function renderMarkdown(source: string): string {
+  return markdown.render(source);
+}

@@ -1,0 +1,120 @@
+import type { Group, Notebook, Tag } from '../../db/schema.js';
+import { CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import { Swatch } from '../tags/color.js';
+import { NoteBadges } from './badges.js';
+import { Checkbox, Select, TextArea, Time } from './controls.js';
+import type { NoteRow } from './details.js';
+import { CONTENT_MAX, PRIORITIES, TITLE_MAX } from './forms.js';
+import { PinButton } from './list-views.js';
+import { renderMarkdown } from './markdown.js';
+
+type NoteDetail = NoteRow & { content: string; created_at: number };
+
+export function NoteDetailPage({ ctx, note }: { ctx: ViewContext; note: NoteDetail }) {
+  const owned = note.owner_id === ctx.user!.id;
+  return (
+    <Layout ctx={ctx} title={note.title}>
+      <article class="note">
+        <header>
+          <h1>{note.title}</h1>
+          <NoteBadges note={note} viewerId={ctx.user!.id} />
+          <small class="note-dates">
+            Written by {note.owner_username} · created <Time ms={note.created_at} /> · updated <Time ms={note.updated_at} />
+          </small>
+        </header>
+        {note.content.trim() ? (
+          // Markdown rendered with raw HTML off and only http(s)/mailto links: see markdown.ts.
+          <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(note.content) }} />
+        ) : (
+          <p class="empty-state">This note has no text yet.</p>
+        )}
+        {owned ? (
+          <footer class="actions">
+            <a href={`/notes/${note.id}/edit/`} role="button">Edit</a>
+            <PinButton ctx={ctx} note={note} />
+            <a href={`/notes/${note.id}/delete/`} role="button" class="secondary outline">Delete</a>
+          </footer>
+        ) : null}
+      </article>
+      <p>
+        <a href="/notes/">← All notes</a>
+      </p>
+    </Layout>
+  );
+}
+
+export interface NoteFormChoices {
+  notebooks: Pick<Notebook, 'id' | 'title'>[];
+  tags: Tag[];
+  groups: Pick<Group, 'id' | 'name'>[];
+}
+
+/** The form's values as typed: strings, and the list of ticked tag ids apart. */
+export interface NoteFormValues {
+  values: FormValues;
+  tagIds: string[];
+}
+
+export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagIds: [] }, errors = {} }: {
+  ctx: ViewContext;
+  choices: NoteFormChoices;
+  noteId?: number;
+  typed?: NoteFormValues;
+  errors?: FormErrors;
+}) {
+  const values = typed.values;
+  const heading = noteId ? 'Edit note' : 'New note';
+  const ticked = new Set(typed.tagIds);
+  return (
+    <Layout ctx={ctx} title={heading}>
+      <h1>{heading}</h1>
+      <form method="post" action={noteId ? `/notes/${noteId}/edit/` : '/notes/new/'} novalidate class="note-form">
+        <CsrfField ctx={ctx} />
+        <FormAlert errors={errors} />
+        <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+        <TextArea name="content" label="Text" value={values.content} errors={errors} maxLength={CONTENT_MAX}
+          help="Markdown: **bold**, _italic_, # headings, - lists, [links](https://example.com)." />
+        <div class="grid">
+          <Select name="notebook" label="Notebook" value={values.notebook} errors={errors}
+            choices={[{ value: '', label: 'No notebook' }, ...choices.notebooks.map((nb) => ({ value: String(nb.id), label: nb.title }))]} />
+          <Select name="group" label="Share with group" value={values.group} errors={errors}
+            help="Members of the group can read the note; only you can change it."
+            choices={[{ value: '', label: 'Only me' }, ...choices.groups.map((group) => ({ value: String(group.id), label: group.name }))]} />
+          <Select name="priority" label="Priority" value={values.priority ?? '0'} errors={errors}
+            choices={PRIORITIES.map((label, value) => ({ value: String(value), label }))} />
+        </div>
+        <fieldset aria-describedby={errors.tags ? 'id_tags_errors' : undefined}>
+          <legend>Tags</legend>
+          {choices.tags.length === 0 ? (
+            <small>
+              You have no tags yet. <a href="/tags/new/">Create a tag</a>.
+            </small>
+          ) : (
+            choices.tags.map((tag) => (
+              <label for={`id_tags_${tag.id}`} class="tag-choice">
+                <input type="checkbox" id={`id_tags_${tag.id}`} name="tags" value={String(tag.id)} checked={ticked.has(String(tag.id))} />
+                <Swatch color={tag.color} /> {tag.name}
+              </label>
+            ))
+          )}
+          <FieldErrors id="id_tags_errors" messages={errors.tags ?? []} />
+        </fieldset>
+        <fieldset>
+          <legend>Options</legend>
+          <Checkbox name="is_pinned" label="Pinned (shown first)" checked={isTicked(values.is_pinned)} />
+          <Checkbox name="is_archived" label="Archived (hidden from the main list)" checked={isTicked(values.is_archived)} />
+        </fieldset>
+        <div class="actions">
+          <button type="submit">Save</button>
+          <a href={noteId ? `/notes/${noteId}/` : '/notes/'} role="button" class="secondary outline">Cancel</a>
+        </div>
+      </form>
+    </Layout>
+  );
+}
+
+function isTicked(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false' && value !== 'off';
+}

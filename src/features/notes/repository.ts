@@ -1,0 +1,211 @@
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Database, Note } from '../../db/schema.js';
+import { GroupsRepository } from '../groups/repository.js';
+import { type NoteRow, NoteDetailsReader } from './details.js';
+import { plainExcerpt } from './excerpt.js';
+import { matchingNotesQuery } from './search.js';
+
+export const PAGE_SIZE = 50;
+
+export interface NoteFilters {
+  archived: boolean;
+  /** The caller's own notebook or tag (checked by the caller of this repository). */
+  notebookId?: number | undefined;
+  tagId?: number | undefined;
+}
+
+export type NoteFields = Pick<Note, 'title' | 'content' | 'notebook_id' | 'group_id' | 'priority' | 'is_pinned' | 'is_archived'>;
+
+export interface NotePage {
+  notes: NoteRow[];
+  page: number;
+  hasNext: boolean;
+}
+
+type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
+
+/**
+ * Notes, always through a query scoped to the caller. Who sees a note is decided here and only
+ * here: its owner, and the members of its group (SPEC.md section 4, rules 2 and 3).
+ */
+export class NotesRepository {
+  private readonly groups: GroupsRepository;
+  private readonly details: NoteDetailsReader;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {
+    this.groups = new GroupsRepository(db);
+    this.details = new NoteDetailsReader(db);
+  }
+
+  /** The visibility rule: notes the user owns, or whose group is one of the user's groups. */
+  visibleNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> {
+    return this.db
+      .selectFrom('notes')
+      .where((eb) => eb.or([eb('notes.owner_id', '=', userId), eb('notes.group_id', 'in', this.groups.memberGroupIds(userId))]));
+  }
+
+  /** Notes the user may change: owned ones only; group membership never grants a change. */
+  ownedNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> {
+    return this.db.selectFrom('notes').where('notes.owner_id', '=', userId);
+  }
+
+  async findVisibleNote(userId: number, id: number): Promise<(NoteRow & { content: string; created_at: number }) | undefined> {
+    const found = await this.visibleNotes(userId).select(['notes.id', 'notes.content', 'notes.created_at']).where('notes.id', '=', id).executeTakeFirst();
+    if (!found) return undefined;
+    const [row] = await this.details.rowsFor([found.id]);
+    return row ? { ...row, content: found.content, created_at: found.created_at } : undefined;
+  }
+
+  findOwnedNote(userId: number, id: number): Promise<Note | undefined> {
+    return this.ownedNotes(userId).selectAll('notes').where('notes.id', '=', id).executeTakeFirst();
+  }
+
+  /** The tag ids of a note the user owns (for its edit form); empty for anyone else's note. */
+  async ownedNoteTagIds(userId: number, noteId: number): Promise<number[]> {
+    const rows = await this.ownedNotes(userId)
+      .innerJoin('note_tags', 'note_tags.note_id', 'notes.id')
+      .select('note_tags.tag_id')
+      .where('notes.id', '=', noteId)
+      .execute();
+    return rows.map((row) => row.tag_id);
+  }
+
+  /**
+   * One page of the visible notes, pinned first, then by priority, then most recently updated.
+   * "owner = U or group in (...)" ordered and cut by LIMIT would make the database read and sort
+   * every visible note. Instead each way of being visible (owned; each of the user's groups) is
+   * one branch of a UNION ALL, read in list order straight off its covering index
+   * (notes_owner_list, notes_group_list), and the ordered branches are merged until the page is
+   * full. The cost grows with the page number, never with the number of notes. One row more than
+   * a page tells whether there is a next page, without counting.
+   */
+  async listVisiblePage(userId: number, filters: NoteFilters, page: number): Promise<NotePage> {
+    const rows = await (await this.listPageQuery(userId, filters, page)).execute();
+    return this.pageOf(rows.map((row) => row.id), page);
+  }
+
+  /**
+   * The query behind listVisiblePage, apart so that tests can EXPLAIN it. The two planners need
+   * the merge spelled differently: SQLite merges the branches of a compound SELECT's ORDER BY
+   * ("MERGE (UNION ALL)") when the branches are plain (each is flattened into an index search);
+   * PostgreSQL builds a "Merge Append" of backward index scans only when each branch is itself
+   * ordered and limited to the rows a page could need (offset + page + 1).
+   */
+  async listPageQuery(userId: number, filters: NoteFilters, page: number) {
+    const offset = (page - 1) * PAGE_SIZE;
+    const branches = (await this.visibilityBranches(userId, filters)).map((where, index) => {
+      const branch = this.db
+        .selectFrom('notes')
+        .select(['notes.id', 'notes.is_pinned', 'notes.priority', 'notes.updated_at'])
+        .where(where)
+        .where('notes.is_archived', '=', filters.archived ? 1 : 0);
+      const bounded = this.dialect === 'postgres' ? inListOrder(branch).limit(offset + PAGE_SIZE + 1) : branch;
+      return this.db.selectFrom(bounded.as(`branch${index}`)).selectAll();
+    });
+    // Unqualified names: the ORDER BY of a compound SELECT names its result columns.
+    return branches
+      .reduce((all, branch) => all.unionAll(branch))
+      .orderBy('is_pinned', 'desc')
+      .orderBy('priority', 'desc')
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PAGE_SIZE + 1)
+      .offset(offset);
+  }
+
+  /** Full-text search over title and content of the visible notes, newest first (see search.ts). */
+  async searchVisiblePage(userId: number, terms: string[], filters: NoteFilters, page: number): Promise<NotePage> {
+    const query = this.searchPageQuery(userId, terms, filters, page);
+    const rows = query ? await query.execute() : [];
+    return this.pageOf(rows.map((row) => row.id), page);
+  }
+
+  /** The query behind searchVisiblePage (null when there is no word to search for). */
+  searchPageQuery(userId: number, terms: string[], filters: NoteFilters, page: number) {
+    let scope = this.visibleNotes(userId).where('notes.is_archived', '=', filters.archived ? 1 : 0);
+    if (filters.notebookId !== undefined) scope = scope.where('notes.notebook_id', '=', filters.notebookId);
+    if (filters.tagId !== undefined) scope = scope.where('notes.id', 'in', this.taggedNoteIds(filters.tagId));
+    return matchingNotesQuery(this.dialect, scope, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  }
+
+  /**
+   * visibleNotes() split into disjoint parts, each readable in list order from one index: the
+   * owner's notes, then per group of the user the group's notes owned by someone else. A filter
+   * on the caller's own notebook or tag keeps the owner part only: forms link a note only to its
+   * owner's notebook and tags, so no other part could match.
+   */
+  private async visibilityBranches(userId: number, filters: NoteFilters): Promise<NotesWhere[]> {
+    const owned: NotesWhere = (eb) => {
+      const conditions = [eb('notes.owner_id', '=', userId)];
+      if (filters.notebookId !== undefined) conditions.push(eb('notes.notebook_id', '=', filters.notebookId));
+      if (filters.tagId !== undefined) conditions.push(eb('notes.id', 'in', this.taggedNoteIds(filters.tagId)));
+      return eb.and(conditions);
+    };
+    if (filters.notebookId !== undefined || filters.tagId !== undefined) return [owned];
+    const groupIds = (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
+    return [owned, ...groupIds.map((groupId): NotesWhere => (eb) => eb.and([eb('notes.group_id', '=', groupId), eb('notes.owner_id', '<>', userId)]))];
+  }
+
+  /** Run inside a transaction: the note and its tag links are one change. */
+  async insert(ownerId: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<number> {
+    const { id } = await this.db
+      .insertInto('notes')
+      .values({ ...fields, excerpt: plainExcerpt(fields.content), owner_id: ownerId, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await this.linkTags(id, tagIds);
+    return id;
+  }
+
+  /** Run inside a transaction; false when the user owns no such note. */
+  async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('notes')
+      .set({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now })
+      .where('owner_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await this.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
+    await this.linkTags(id, tagIds);
+    return true;
+  }
+
+  async deleteOwned(ownerId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('notes').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Flips is_pinned in one statement (no read-modify-write race); the note's updated time stays. */
+  async togglePinOwned(ownerId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('notes')
+      .set({ is_pinned: sql<number>`1 - is_pinned` })
+      .where('owner_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  private async linkTags(noteId: number, tagIds: number[]): Promise<void> {
+    if (tagIds.length === 0) return;
+    await this.db.insertInto('note_tags').values(tagIds.map((tagId) => ({ note_id: noteId, tag_id: tagId }))).execute();
+  }
+
+  private taggedNoteIds(tagId: number) {
+    return this.db.selectFrom('note_tags').select('note_tags.note_id').where('note_tags.tag_id', '=', tagId);
+  }
+
+  private async pageOf(ids: number[], page: number): Promise<NotePage> {
+    const hasNext = ids.length > PAGE_SIZE;
+    return { notes: await this.details.rowsFor(ids.slice(0, PAGE_SIZE)), page, hasNext };
+  }
+}
+
+function inListOrder<O>(query: SelectQueryBuilder<Database, 'notes', O>): SelectQueryBuilder<Database, 'notes', O> {
+  return query.orderBy('notes.is_pinned', 'desc').orderBy('notes.priority', 'desc').orderBy('notes.updated_at', 'desc').orderBy('notes.id', 'desc');
+}

@@ -1,0 +1,143 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { NotFound } from '../../errors.js';
+import { formValues, parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import type { FormErrors } from '../../platform/views/forms.js';
+import { viewContext } from '../../platform/views/render.js';
+import { DeleteConfirmPage } from './controls.js';
+import { noteForm } from './forms.js';
+import { idOr404 } from './ids.js';
+import { type ListQuery, NoteListPage } from './list-views.js';
+import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
+import { searchTerms } from './search.js';
+import { NotesService } from './service.js';
+
+type PkParams = { Params: { pk: string } };
+type ListParams = { Querystring: Record<string, string | string[] | undefined> };
+
+const MAX_PAGE = 10_000;
+const MAX_QUERY_LENGTH = 200;
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** What was typed, including every ticked tag, to show the form again as it was. */
+function typedValues(body: unknown): NoteFormValues {
+  const raw = body && typeof body === 'object' && 'tags' in body ? (body as { tags: unknown }).tags : [];
+  const tagIds = [raw].flat().filter((value): value is string => typeof value === 'string');
+  return { values: formValues(body), tagIds };
+}
+
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect }) => {
+  const service = new NotesService(db, dialect);
+
+  const showForm = async (request: FastifyRequest, status: number, props: { noteId?: number; typed?: NoteFormValues; errors?: FormErrors }) => ({
+    page: NoteFormPage({ ctx: viewContext(request), choices: await service.formChoices(request.user!.id), ...props }),
+    status,
+  });
+
+  app.get<ListParams>('/notes/', async (request, reply) => {
+    const userId = request.user!.id;
+    const params = request.query;
+    const pageParam = first(params.page);
+    const page = pageParam === undefined ? 1 : idOr404(pageParam);
+    if (page > MAX_PAGE) throw new NotFound();
+    const query: ListQuery = { q: (first(params.q) ?? '').trim().slice(0, MAX_QUERY_LENGTH), archived: first(params.archived) === '1' };
+    // Filters name the caller's own notebook or tag; any other id is the same 404 as a missing one.
+    const notebookParam = first(params.notebook);
+    if (notebookParam !== undefined && notebookParam !== '') {
+      const notebook = await service.notebooks.findOwned(userId, idOr404(notebookParam));
+      if (!notebook) throw new NotFound();
+      query.notebook = { id: notebook.id, title: notebook.title };
+    }
+    const tagParam = first(params.tag);
+    if (tagParam !== undefined && tagParam !== '') {
+      const tag = await service.tags.findOwned(userId, idOr404(tagParam));
+      if (!tag) throw new NotFound();
+      query.tag = { id: tag.id, name: tag.name };
+    }
+    const filters = { archived: query.archived, notebookId: query.notebook?.id, tagId: query.tag?.id };
+    const result = query.q
+      ? await service.notes.searchVisiblePage(userId, searchTerms(query.q), filters, page)
+      : await service.notes.listVisiblePage(userId, filters, page);
+    if (page > 1 && result.notes.length === 0) throw new NotFound();
+    return reply.render(NoteListPage({ ctx: viewContext(request), query, result }));
+  });
+
+  app.get('/notes/new/', async (request, reply) => {
+    const { page, status } = await showForm(request, 200, {});
+    return reply.render(page, status);
+  });
+
+  app.post('/notes/new/', async (request, reply) => {
+    const form = parseForm(noteForm, request.body);
+    const saved = form.ok ? await service.create(request.user!.id, form.data) : form;
+    if (!saved.ok) {
+      const { page, status } = await showForm(request, 400, { typed: typedValues(request.body), errors: saved.errors });
+      return reply.render(page, status);
+    }
+    request.flash('Note created.');
+    return reply.redirect(`/notes/${saved.id}/`, 302);
+  });
+
+  app.get<PkParams>('/notes/:pk/', async (request, reply) => {
+    const note = await service.notes.findVisibleNote(request.user!.id, idOr404(request.params.pk));
+    if (!note) throw new NotFound();
+    return reply.render(NoteDetailPage({ ctx: viewContext(request), note }));
+  });
+
+  app.get<PkParams>('/notes/:pk/edit/', async (request, reply) => {
+    const note = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const values = {
+      title: note.title,
+      content: note.content,
+      notebook: note.notebook_id === null ? '' : String(note.notebook_id),
+      group: note.group_id === null ? '' : String(note.group_id),
+      priority: String(note.priority),
+      is_pinned: note.is_pinned ? 'on' : '',
+      is_archived: note.is_archived ? 'on' : '',
+    };
+    const tagIds = (await service.notes.ownedNoteTagIds(request.user!.id, note.id)).map(String);
+    const { page, status } = await showForm(request, 200, { noteId: note.id, typed: { values, tagIds } });
+    return reply.render(page, status);
+  });
+
+  app.post<PkParams>('/notes/:pk/edit/', async (request, reply) => {
+    // Ownership first: a note the caller cannot change is a 404 whatever the form holds.
+    const note = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const form = parseForm(noteForm, request.body);
+    const saved = form.ok ? await service.update(request.user!.id, note.id, form.data) : form;
+    if (!saved.ok) {
+      const { page, status } = await showForm(request, 400, { noteId: note.id, typed: typedValues(request.body), errors: saved.errors });
+      return reply.render(page, status);
+    }
+    request.flash('Note saved.');
+    return reply.redirect('/notes/', 302);
+  });
+
+  app.get<PkParams>('/notes/:pk/delete/', async (request, reply) => {
+    const note = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    return reply.render(
+      DeleteConfirmPage({
+        ctx: viewContext(request),
+        kind: 'note',
+        name: note.title,
+        action: `/notes/${note.id}/delete/`,
+        cancel: `/notes/${note.id}/`,
+        consequence: note.group_id === null ? 'This cannot be undone.' : 'The group will no longer see it either. This cannot be undone.',
+      }),
+    );
+  });
+
+  app.post<PkParams>('/notes/:pk/delete/', async (request, reply) => {
+    await service.delete(request.user!.id, idOr404(request.params.pk));
+    request.flash('Note deleted.');
+    return reply.redirect('/notes/', 302);
+  });
+
+  app.post<PkParams>('/notes/:pk/pin/', async (request, reply) => {
+    await service.togglePin(request.user!.id, idOr404(request.params.pk));
+    return reply.redirect('/notes/', 302);
+  });
+};

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Database, Note } from '../../db/schema.js';
+import { NotFound } from '../../errors.js';
+import type { FormErrors } from '../../platform/views/forms.js';
+import { GroupsRepository } from '../groups/repository.js';
+import { NotebooksRepository } from '../notebooks/repository.js';
+import { TagsRepository } from '../tags/repository.js';
+import type { NoteForm } from './forms.js';
+import { INVALID_CHOICE } from './ids.js';
+import { type NoteFields, NotesRepository } from './repository.js';
+
+export type SaveOutcome = { ok: true; id: number } | { ok: false; errors: FormErrors };
+
+export class NotesService {
+  readonly notes: NotesRepository;
+  readonly notebooks: NotebooksRepository;
+  readonly tags: TagsRepository;
+  readonly groups: GroupsRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {
+    this.notes = new NotesRepository(db, dialect);
+    this.notebooks = new NotebooksRepository(db);
+    this.tags = new TagsRepository(db);
+    this.groups = new GroupsRepository(db);
+  }
+
+  /** What the note form offers: only the caller's notebooks, tags and groups. */
+  async formChoices(userId: number) {
+    const [notebooks, tags, groups] = await Promise.all([
+      this.notebooks.listChoices(userId),
+      this.tags.listOwned(userId),
+      this.groups.listForMember(userId),
+    ]);
+    return { notebooks, tags, groups };
+  }
+
+  async ownedOr404(userId: number, id: number): Promise<Note> {
+    const note = await this.notes.findOwnedNote(userId, id);
+    if (!note) throw new NotFound();
+    return note;
+  }
+
+  async create(userId: number, form: NoteForm): Promise<SaveOutcome> {
+    const errors = await this.linkErrors(userId, form);
+    if (errors) return { ok: false, errors };
+    const id = await this.db.transaction().execute((trx) => new NotesRepository(trx, this.dialect).insert(userId, fields(form), form.tags));
+    return { ok: true, id };
+  }
+
+  async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
+    await this.ownedOr404(userId, id);
+    const errors = await this.linkErrors(userId, form);
+    if (errors) return { ok: false, errors };
+    const updated = await this.db
+      .transaction()
+      .execute((trx) => new NotesRepository(trx, this.dialect).updateOwned(userId, id, fields(form), form.tags));
+    if (!updated) throw new NotFound();
+    return { ok: true, id };
+  }
+
+  async delete(userId: number, id: number): Promise<void> {
+    if (!(await this.notes.deleteOwned(userId, id))) throw new NotFound();
+  }
+
+  async togglePin(userId: number, id: number): Promise<void> {
+    if (!(await this.notes.togglePinOwned(userId, id))) throw new NotFound();
+  }
+
+  /**
+   * A note links only to the caller's own notebook and tags, and to a group the caller is in.
+   * Anything else is refused as an invalid choice, in the same words whether the object exists or
+   * not, so the form cannot be used to probe other users' ids.
+   */
+  private async linkErrors(userId: number, form: NoteForm): Promise<FormErrors | null> {
+    const errors: FormErrors = {};
+    if (form.notebook !== null && !(await this.notebooks.findOwned(userId, form.notebook))) errors.notebook = [INVALID_CHOICE];
+    if ((await this.tags.ownedIds(userId, form.tags)).length !== form.tags.length) errors.tags = [INVALID_CHOICE];
+    if (form.group !== null && !(await this.groups.isMember(form.group, userId))) errors.group = [INVALID_CHOICE];
+    return Object.keys(errors).length > 0 ? errors : null;
+  }
+}
+
+function fields(form: NoteForm): NoteFields {
+  return {
+    title: form.title,
+    content: form.content,
+    notebook_id: form.notebook,
+    group_id: form.group,
+    priority: form.priority,
+    is_pinned: form.is_pinned,
+    is_archived: form.is_archived,
+  };
+}

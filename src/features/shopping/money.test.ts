@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
+
+const item = (price: number | null, quantity = 1000, bought = 0) => ({ estimated_price_cents: price, quantity_milli: quantity, is_bought: bought });
+
+describe('parseMoney', () => {
+  it('reads decimal prices digit by digit into cents', () => {
+    expect(['0.10', '0.20', '2', '2.5', '2.49', '.5', '1000000.00'].map((text) => parseMoney(text))).toEqual(
+      [10, 20, 200, 250, 249, 50, 100_000_000].map((value) => ({ ok: true, value })),
+    );
+  });
+
+  it('refuses negative, non-numeric, over-precise and too large prices with a reason', () => {
+    expect(parseMoney('-1')).toEqual({ ok: false, message: 'The price cannot be negative.' });
+    expect(parseMoney('1.234')).toEqual({ ok: false, message: 'The price has at most 2 decimal places.' });
+    for (const text of ['abc', '1e3', '0x10', '1,50', '.', '', 'NaN', 'Infinity', '1.2.3', ' 1']) {
+      expect(parseMoney(text).ok, text).toBe(false);
+    }
+    expect(parseMoney('1000000.01').ok).toBe(false);
+    expect(parseMoney('99999999999999999999')).toEqual({ ok: false, message: 'The price can be at most 1000000.00.' });
+  });
+});
+
+describe('parseQuantity', () => {
+  it('keeps decimals exactly in thousandths', () => {
+    expect(parseQuantity('1.5')).toEqual({ ok: true, value: 1500 });
+    expect(parseQuantity('0.125')).toEqual({ ok: true, value: 125 });
+    expect(parseQuantity('3')).toEqual({ ok: true, value: 3000 });
+  });
+
+  it('refuses zero, negative, non-numeric and too precise quantities', () => {
+    expect(parseQuantity('0')).toEqual({ ok: false, message: 'The quantity must be more than zero.' });
+    expect(parseQuantity('-2')).toEqual({ ok: false, message: 'The quantity cannot be negative.' });
+    expect(parseQuantity('1.2345')).toEqual({ ok: false, message: 'The quantity has at most 3 decimal places.' });
+    expect(parseQuantity('lots').ok).toBe(false);
+    expect(parseQuantity('1000001').ok).toBe(false);
+  });
+});
+
+describe('estimatedTotal', () => {
+  it('adds 0.10 and 0.20 to exactly 0.30', () => {
+    const total = estimatedTotal([item(10), item(20)]);
+    expect(total.cents).toBe(30n);
+    expect(formatCents(total.cents)).toBe('0.30');
+  });
+
+  it('multiplies price by quantity exactly and leaves out bought and unpriced items', () => {
+    const total = estimatedTotal([item(249, 3000), item(10, 1500), item(20, 2500), item(999, 1000, 1), item(null, 1000)]);
+    // 7.47 + 0.15 + 0.50; the bought 9.99 is not counted, the unpriced item is reported.
+    expect(formatCents(total.cents)).toBe('8.12');
+    expect(total.unpriced).toBe(1);
+  });
+
+  it('rounds fractions of a cent once, half up, at the end', () => {
+    // 0.333 kg at 0.01 three times is 0.999 cents: 1 cent, not 0 (per-line rounding would give 0).
+    expect(estimatedTotal([item(1, 333), item(1, 333), item(1, 333)]).cents).toBe(1n);
+    expect(estimatedTotal([item(1, 499)]).cents).toBe(0n);
+  });
+
+  it('stays exact beyond 2^53 thousandths of a cent', () => {
+    const huge = estimatedTotal([item(100_000_000, 1_000_000_000), item(100_000_000, 1_000_000_000), item(1)]);
+    expect(formatCents(huge.cents)).toBe('2000000000000.01');
+  });
+});
+
+describe('formatting', () => {
+  it('shows two decimals and trims quantities', () => {
+    expect([formatCents(0), formatCents(5), formatCents(123456)]).toEqual(['0.00', '0.05', '1234.56']);
+    expect([formatQuantity(1500), formatQuantity(2000), formatQuantity(125)]).toEqual(['1.5', '2', '0.125']);
+  });
+});

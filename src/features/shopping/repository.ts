@@ -1,0 +1,145 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
+import { GroupsRepository } from '../groups/repository.js';
+import { SharesRepository } from '../lists-sharing/sharing.js';
+import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
+
+export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_name: string | null };
+
+export class ShoppingRepository {
+  readonly shares: SharesRepository;
+  readonly groups: GroupsRepository;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.shares = new SharesRepository(db, 'shopping_list_shares');
+    this.groups = new GroupsRepository(db);
+  }
+
+  /** The one definition of who may read a shopping list: its owner, users it is shared with, members of its group. */
+  visibleLists(userId: number) {
+    return this.db
+      .selectFrom('shopping_lists')
+      .where((eb) =>
+        eb.or([
+          eb('shopping_lists.owner_id', '=', userId),
+          eb('shopping_lists.id', 'in', this.shares.listIdsSharedWith(userId)),
+          eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId)),
+        ]),
+      );
+  }
+
+  /** The one definition of who may change a shopping list and its items: its owner. */
+  ownedLists(userId: number) {
+    return this.db.selectFrom('shopping_lists').where('shopping_lists.owner_id', '=', userId);
+  }
+
+  /** Visible lists with the owner's and the group's names. */
+  private visibleWithNames(userId: number) {
+    return this.visibleLists(userId)
+      .innerJoin('users', 'users.id', 'shopping_lists.owner_id')
+      .leftJoin('groups', 'groups.id', 'shopping_lists.group_id')
+      .selectAll('shopping_lists')
+      .select(['users.username as owner_name', 'groups.name as group_name']);
+  }
+
+  findVisibleList(userId: number, listId: number): Promise<ShoppingListWithNames | undefined> {
+    return this.visibleWithNames(userId).where('shopping_lists.id', '=', listId).executeTakeFirst();
+  }
+
+  findOwnedList(userId: number, listId: number): Promise<ShoppingList | undefined> {
+    return this.ownedLists(userId).selectAll('shopping_lists').where('shopping_lists.id', '=', listId).executeTakeFirst();
+  }
+
+  /** Every list the user may read, most recently changed first, with its count of items still to buy. */
+  summaries(userId: number) {
+    return this.visibleWithNames(userId)
+      .select((eb) => [
+        eb
+          .selectFrom('shopping_items')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('shopping_items.list_id', '=', 'shopping_lists.id')
+          .where('shopping_items.is_bought', '=', 0)
+          .as('to_buy'),
+        eb
+          .selectFrom('shopping_list_shares')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('shopping_list_shares.list_id', '=', 'shopping_lists.id')
+          .as('share_count'),
+      ])
+      .orderBy('shopping_lists.updated_at', 'desc')
+      .orderBy('shopping_lists.id', 'desc')
+      .execute();
+  }
+
+  /** Items still to buy first, each part in the order they were added. */
+  items(listId: number): Promise<ShoppingItem[]> {
+    return this.db.selectFrom('shopping_items').selectAll().where('list_id', '=', listId).orderBy('is_bought').orderBy('id').execute();
+  }
+
+  async insertList(ownerId: number, input: ShoppingListInput, now = Date.now()): Promise<number> {
+    const row = await this.db
+      .insertInto('shopping_lists')
+      .values({ owner_id: ownerId, title: input.title, store_name: input.store_name, group_id: input.group, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** False when the user owns no such list. */
+  async updateOwnedList(userId: number, listId: number, input: ShoppingListInput, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('shopping_lists')
+      .set({ title: input.title, store_name: input.store_name, group_id: input.group, updated_at: now })
+      .where('id', '=', listId)
+      .where('owner_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes the list with its items and shares (ON DELETE CASCADE). False when the user owns no such list. */
+  async deleteOwnedList(userId: number, listId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('shopping_lists').where('id', '=', listId).where('owner_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async insertItem(listId: number, input: ShoppingItemInput, now = Date.now()): Promise<void> {
+    await this.db
+      .insertInto('shopping_items')
+      .values({
+        list_id: listId,
+        name: input.name,
+        quantity_milli: input.quantity,
+        unit: input.unit,
+        estimated_price_cents: input.estimated_price,
+        created_at: now,
+      })
+      .execute();
+  }
+
+  /** Flips "bought" on an item of a list the user owns, in one scoped statement; its list id, or undefined. */
+  async toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('shopping_items')
+      .set({ is_bought: sql<number>`1 - is_bought` })
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .returning('list_id')
+      .executeTakeFirst();
+    return row?.list_id;
+  }
+
+  /** Deletes an item of a list the user owns, in one scoped statement; its list id, or undefined. */
+  async deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+    const row = await this.db
+      .deleteFrom('shopping_items')
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .returning('list_id')
+      .executeTakeFirst();
+    return row?.list_id;
+  }
+
+  async touchList(listId: number, now = Date.now()): Promise<void> {
+    await this.db.updateTable('shopping_lists').set({ updated_at: now }).where('id', '=', listId).execute();
+  }
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { formFailure, parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { pathId } from '../lists-sharing/ids.js';
+import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { shoppingItemForm, shoppingListForm } from './forms.js';
+import { ShoppingService } from './service.js';
+import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
+
+export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  const shopping = new ShoppingService(services.db);
+  const userId = (request: FastifyRequest) => request.user!.id;
+
+  /** The list page, with a failed share or item form shown again on it (400). */
+  const showList = async (request: FastifyRequest, reply: FastifyReply, listId: number, forms: { share?: FormState; item?: FormState } = {}, status = 200) => {
+    const page = await shopping.page(userId(request), listId);
+    return reply.render(ShoppingListPage({ ctx: viewContext(request), ...page, ...forms }), status);
+  };
+
+  /** The new or edit form, with the caller's groups to choose from. */
+  const showForm = async (request: FastifyRequest, reply: FastifyReply, state: FormState & { list?: { id: number; title: string } }, status = 200) => {
+    const groups = await shopping.groupChoices(userId(request));
+    return reply.render(ShoppingFormPage({ ctx: viewContext(request), groups, ...state }), status);
+  };
+
+  app.get('/shopping/', async (request, reply) => {
+    const lists = await shopping.index(userId(request));
+    return reply.render(ListIndexPage({ ctx: viewContext(request), kind: SHOPPING, lists }));
+  });
+
+  app.get('/shopping/new/', async (request, reply) => showForm(request, reply, {}));
+
+  app.post('/shopping/new/', async (request, reply) => {
+    const form = parseForm(shoppingListForm, request.body);
+    if (!form.ok) return showForm(request, reply, form, 400);
+    const created = await shopping.create(userId(request), form.data);
+    if (!created.ok) return showForm(request, reply, formFailure(request.body, created.errors), 400);
+    request.flash('Shopping list created.');
+    return reply.redirect(`/shopping/${created.value}/`, 302);
+  });
+
+  app.get('/shopping/:pk/', async (request, reply) => showList(request, reply, pathId(request.params)));
+
+  app.get('/shopping/:pk/edit/', async (request, reply) => {
+    const list = await shopping.ownedList(userId(request), pathId(request.params));
+    const values = { title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id) };
+    return showForm(request, reply, { list, values });
+  });
+
+  app.post('/shopping/:pk/edit/', async (request, reply) => {
+    const list = await shopping.ownedList(userId(request), pathId(request.params));
+    const form = parseForm(shoppingListForm, request.body);
+    if (!form.ok) return showForm(request, reply, { list, ...form }, 400);
+    const updated = await shopping.update(userId(request), list.id, form.data);
+    if (!updated.ok) return showForm(request, reply, { list, ...formFailure(request.body, updated.errors) }, 400);
+    request.flash('Shopping list saved.');
+    return reply.redirect(`/shopping/${list.id}/`, 302);
+  });
+
+  app.get('/shopping/:pk/delete/', async (request, reply) => {
+    const list = await shopping.ownedList(userId(request), pathId(request.params));
+    return reply.render(DeleteListPage({ ctx: viewContext(request), kind: SHOPPING, list }));
+  });
+
+  app.post('/shopping/:pk/delete/', async (request, reply) => {
+    await shopping.delete(userId(request), pathId(request.params));
+    request.flash('Shopping list deleted.');
+    return reply.redirect('/shopping/', 302);
+  });
+
+  app.post('/shopping/:pk/share/', async (request, reply) => {
+    const listId = pathId(request.params);
+    const outcome = await shopping.share(userId(request), listId, request.body);
+    if (!outcome.ok) return showList(request, reply, listId, { share: outcome }, 400);
+    request.flash(outcome.message);
+    return reply.redirect(`/shopping/${listId}/`, 302);
+  });
+
+  app.post('/shopping/:pk/items/add/', async (request, reply) => {
+    const listId = pathId(request.params);
+    // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
+    await shopping.ownedList(userId(request), listId);
+    const form = parseForm(shoppingItemForm, request.body);
+    if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
+    await shopping.addItem(userId(request), listId, form.data);
+    return reply.redirect(`/shopping/${listId}/`, 302);
+  });
+
+  app.post('/shopping/items/:pk/toggle/', async (request, reply) => {
+    const listId = await shopping.toggleItem(userId(request), pathId(request.params));
+    return reply.redirect(`/shopping/${listId}/`, 302);
+  });
+
+  app.post('/shopping/items/:pk/delete/', async (request, reply) => {
+    const listId = await shopping.deleteItem(userId(request), pathId(request.params));
+    request.flash('Item deleted.');
+    return reply.redirect(`/shopping/${listId}/`, 302);
+  });
+};

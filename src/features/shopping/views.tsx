@@ -1,0 +1,146 @@
+import type { Group, ShoppingItem } from '../../db/schema.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import { Select } from '../lists-sharing/fields.js';
+import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
+import { NAME_MAX, STORE_MAX, TITLE_MAX, UNIT_MAX } from './forms.js';
+import { type EstimatedTotal, formatCents, formatQuantity } from './money.js';
+import type { ShoppingPage } from './service.js';
+
+export const SHOPPING: ListKind = { base: '/shopping', plural: 'Shopping lists', noun: 'shopping list' };
+
+export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }: {
+  ctx: ViewContext; list?: { id: number; title: string }; groups: Pick<Group, 'id' | 'name'>[];
+} & FormState) {
+  const options = groups.map((group) => ({ value: String(group.id), label: group.name }));
+  return (
+    <Layout ctx={ctx} title={list ? `Edit ${list.title}` : 'New shopping list'}>
+      <article class="narrow">
+        <h1>{list ? <>Edit “{list.title}”</> : 'New shopping list'}</h1>
+        <form method="post" action={list ? `/shopping/${list.id}/edit/` : '/shopping/new/'} novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+          <Field name="store_name" label="Store (optional)" value={values.store_name} errors={errors} maxLength={STORE_MAX} />
+          <Select name="group" label="Group (optional)" value={values.group} options={options} errors={errors} emptyLabel="No group"
+            help={groups.length ? 'Members of the group can read the list; only you can change it.' : 'You are in no group yet; create one under Groups to shop together.'} />
+          <button type="submit">{list ? 'Save' : 'Create list'}</button>
+          <a href={list ? `/shopping/${list.id}/` : '/shopping/'} role="button" class="secondary outline">Cancel</a>
+        </form>
+      </article>
+    </Layout>
+  );
+}
+
+function ItemRow({ ctx, item, canEdit }: { ctx: ViewContext; item: ShoppingItem; canEdit: boolean }) {
+  const bought = item.is_bought === 1;
+  const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
+  const price = item.estimated_price_cents;
+  return (
+    <tr class={bought ? 'bought' : undefined}>
+      <td>
+        {canEdit ? (
+          <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
+            <CsrfField ctx={ctx} />
+            <button type="submit" class="toggle secondary outline small" aria-label={bought ? `Mark “${item.name}” as not bought` : `Mark “${item.name}” as bought`}>
+              {bought ? '↺' : '✓'}
+            </button>
+          </form>
+        ) : (
+          <span class="state">{bought ? 'Bought' : 'To buy'}</span>
+        )}
+      </td>
+      <td>{name}</td>
+      <td class="number">{formatQuantity(item.quantity_milli)}{item.unit ? ` ${item.unit}` : ''}</td>
+      <td class="number">{price === null ? '–' : formatCents(price)}</td>
+      {canEdit ? (
+        <td>
+          <form method="post" action={`/shopping/items/${item.id}/delete/`} class="inline">
+            <CsrfField ctx={ctx} />
+            <button type="submit" class="secondary outline small" aria-label={`Delete “${item.name}”`}>Delete</button>
+          </form>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+function Total({ total }: { total: EstimatedTotal }) {
+  return (
+    <p class="shopping-total">
+      Estimated total still to buy: <strong>{formatCents(total.cents)}</strong>
+      {total.unpriced ? <small> ({total.unpriced === 1 ? 'one item has' : `${total.unpriced} items have`} no price and {total.unpriced === 1 ? 'is' : 'are'} not counted)</small> : null}
+    </p>
+  );
+}
+
+function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewContext; listId: number } & FormState) {
+  return (
+    <section aria-labelledby="add-item">
+      <h2 id="add-item">Add an item</h2>
+      <form method="post" action={`/shopping/${listId}/items/add/`} novalidate>
+        <CsrfField ctx={ctx} />
+        <FormAlert errors={errors} />
+        <Field name="name" label="What to buy" value={values.name} errors={errors} required maxLength={NAME_MAX} />
+        <div class="grid">
+          <Field name="quantity" label="Quantity" value={values.quantity} errors={errors} help="Empty means 1; decimals like 1.5 are fine." />
+          <Field name="unit" label="Unit (optional)" value={values.unit} errors={errors} maxLength={UNIT_MAX} help="kg, l, pack…" />
+          <Field name="estimated_price" label="Price per unit (optional)" value={values.estimated_price} errors={errors} help="Like 2.49" />
+        </div>
+        <button type="submit">Add item</button>
+      </form>
+    </section>
+  );
+}
+
+export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
+  return (
+    <Layout ctx={ctx} title={list.title}>
+      <header class="page-header">
+        <div>
+          <h1>{list.title}</h1>
+          {list.store_name ? <p class="store">At {list.store_name}</p> : null}
+          {canEdit ? (list.group_name ? <p>Members of group <strong>{list.group_name}</strong> can read this list.</p> : null) : (
+            <p><SharedBy list={list} />. You can read this list; only its owner can change it.</p>
+          )}
+        </div>
+        {canEdit ? (
+          <div class="actions">
+            <a href={`/shopping/${list.id}/edit/`} role="button" class="secondary outline">Edit</a>
+            <a href={`/shopping/${list.id}/delete/`} role="button" class="secondary outline">Delete</a>
+          </div>
+        ) : null}
+      </header>
+      <section aria-labelledby="items">
+        <h2 id="items">Items</h2>
+        {items.length ? (
+          <div class="table-scroll">
+            <table class="shopping-items">
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Item</th>
+                  <th scope="col" class="number">Quantity</th>
+                  <th scope="col" class="number">Price each</th>
+                  {canEdit ? <th scope="col"><span class="visually-hidden">Actions</span></th> : null}
+                </tr>
+              </thead>
+              <tbody>{items.map((entry) => <ItemRow ctx={ctx} item={entry} canEdit={canEdit} />)}</tbody>
+            </table>
+          </div>
+        ) : (
+          <p class="empty">{canEdit ? 'The list is empty. Add the first thing to buy below.' : 'This list has no items yet.'}</p>
+        )}
+        <Total total={total} />
+      </section>
+      {canEdit ? (
+        <>
+          <AddItemForm ctx={ctx} listId={list.id} {...item} />
+          <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} {...share} />
+        </>
+      ) : null}
+      <p><a href="/shopping/">← All shopping lists</a></p>
+    </Layout>
+  );
+}

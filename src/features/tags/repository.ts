@@ -1,0 +1,45 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, Tag } from '../../db/schema.js';
+
+export type TagFields = Pick<Tag, 'name' | 'color'>;
+
+/** Tags are private to their owner: every lookup here is scoped to the caller. */
+export class TagsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  listOwned(ownerId: number): Promise<Tag[]> {
+    return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy(sql`lower(name)`).orderBy('id').execute();
+  }
+
+  findOwned(ownerId: number, id: number): Promise<Tag | undefined> {
+    return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The ids among `ids` that are the owner's own tags. */
+  async ownedIds(ownerId: number, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+    return rows.map((row) => row.id);
+  }
+
+  async nameTaken(ownerId: number, name: string, exceptId?: number): Promise<boolean> {
+    let query = this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  insert(ownerId: number, fields: TagFields, now = Date.now()): Promise<Tag> {
+    return this.db.insertInto('tags').values({ ...fields, owner_id: ownerId, created_at: now }).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async updateOwned(ownerId: number, id: number, fields: TagFields): Promise<boolean> {
+    const result = await this.db.updateTable('tags').set(fields).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Unlinks the tag from its notes (note_tags cascades) and deletes it. */
+  async deleteOwned(ownerId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('tags').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { DeleteConfirmPage } from '../notes/controls.js';
+import { idOr404 } from '../notes/ids.js';
+import { tagForm } from './forms.js';
+import { TagsService } from './service.js';
+import { TagFormPage, TagListPage } from './views.js';
+
+type PkParams = { Params: { pk: string } };
+
+/** /tags/: the caller's own tags only; anyone else's tag is a 404 like a missing one. */
+export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => {
+  const service = new TagsService(db);
+
+  app.get('/tags/', async (request, reply) => {
+    const tags = await service.tags.listOwned(request.user!.id);
+    return reply.render(TagListPage({ ctx: viewContext(request), tags }));
+  });
+
+  app.get('/tags/new/', async (request, reply) => reply.render(TagFormPage({ ctx: viewContext(request) })));
+
+  app.post('/tags/new/', async (request, reply) => {
+    const form = parseForm(tagForm, request.body);
+    const ctx = viewContext(request);
+    if (!form.ok) return reply.render(TagFormPage({ ctx, values: form.values, errors: form.errors }), 400);
+    const saved = await service.create(request.user!.id, form.data);
+    if (!saved.ok) return reply.render(TagFormPage({ ctx, values: form.data, errors: saved.errors }), 400);
+    request.flash(`Tag “${form.data.name}” created.`);
+    return reply.redirect('/tags/', 302);
+  });
+
+  app.get<PkParams>('/tags/:pk/edit/', async (request, reply) => {
+    const tag = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    return reply.render(TagFormPage({ ctx: viewContext(request), tag }));
+  });
+
+  app.post<PkParams>('/tags/:pk/edit/', async (request, reply) => {
+    const tag = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const form = parseForm(tagForm, request.body);
+    const ctx = viewContext(request);
+    if (!form.ok) return reply.render(TagFormPage({ ctx, tag, values: form.values, errors: form.errors }), 400);
+    const saved = await service.update(request.user!.id, tag.id, form.data);
+    if (!saved.ok) return reply.render(TagFormPage({ ctx, tag, values: form.data, errors: saved.errors }), 400);
+    request.flash(`Tag “${form.data.name}” saved.`);
+    return reply.redirect('/tags/', 302);
+  });
+
+  app.get<PkParams>('/tags/:pk/delete/', async (request, reply) => {
+    const tag = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    return reply.render(
+      DeleteConfirmPage({
+        ctx: viewContext(request),
+        kind: 'tag',
+        name: tag.name,
+        action: `/tags/${tag.id}/delete/`,
+        cancel: '/tags/',
+        consequence: 'The tag is removed from every note that has it; the notes themselves stay.',
+      }),
+    );
+  });
+
+  app.post<PkParams>('/tags/:pk/delete/', async (request, reply) => {
+    await service.delete(request.user!.id, idOr404(request.params.pk));
+    request.flash('Tag deleted.');
+    return reply.redirect('/tags/', 302);
+  });
+};

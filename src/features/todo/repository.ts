@@ -1,0 +1,154 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, TodoItem, TodoList } from '../../db/schema.js';
+import { SharesRepository } from '../lists-sharing/sharing.js';
+import type { ListSummary } from '../lists-sharing/views.js';
+import type { TodoItemInput, TodoListInput } from './forms.js';
+
+export type TodoListWithOwner = TodoList & { owner_name: string };
+
+export class TodoRepository {
+  readonly shares: SharesRepository;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.shares = new SharesRepository(db, 'todo_list_shares');
+  }
+
+  /** The one definition of who may read a to-do list: its owner and the users it is shared with. */
+  visibleLists(userId: number) {
+    return this.db
+      .selectFrom('todo_lists')
+      .where((eb) => eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsSharedWith(userId))]));
+  }
+
+  /** The one definition of who may change a to-do list and its items: its owner. */
+  ownedLists(userId: number) {
+    return this.db.selectFrom('todo_lists').where('todo_lists.owner_id', '=', userId);
+  }
+
+  findVisibleList(userId: number, listId: number): Promise<TodoListWithOwner | undefined> {
+    return this.visibleLists(userId)
+      .innerJoin('users', 'users.id', 'todo_lists.owner_id')
+      .selectAll('todo_lists')
+      .select('users.username as owner_name')
+      .where('todo_lists.id', '=', listId)
+      .executeTakeFirst();
+  }
+
+  findOwnedList(userId: number, listId: number): Promise<TodoList | undefined> {
+    return this.ownedLists(userId).selectAll('todo_lists').where('todo_lists.id', '=', listId).executeTakeFirst();
+  }
+
+  /** Every list the user may read, most recently changed first, with its item counts. */
+  async summaries(userId: number): Promise<ListSummary[]> {
+    const rows = await this.visibleLists(userId)
+      .innerJoin('users', 'users.id', 'todo_lists.owner_id')
+      .select((eb) => [
+        'todo_lists.id',
+        'todo_lists.title',
+        'todo_lists.owner_id',
+        'users.username as owner_name',
+        eb.selectFrom('todo_items').select((c) => c.fn.countAll<number>().as('n')).whereRef('todo_items.list_id', '=', 'todo_lists.id').as('total'),
+        eb
+          .selectFrom('todo_items')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('todo_items.list_id', '=', 'todo_lists.id')
+          .where('todo_items.is_done', '=', 0)
+          .as('open'),
+        eb
+          .selectFrom('todo_list_shares')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('todo_list_shares.list_id', '=', 'todo_lists.id')
+          .as('share_count'),
+      ])
+      .orderBy('todo_lists.updated_at', 'desc')
+      .orderBy('todo_lists.id', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      owner_id: row.owner_id,
+      owner_name: row.owner_name,
+      group_name: null,
+      share_count: Number(row.share_count),
+      detail: Number(row.total) === 0 ? 'No items yet' : `${Number(row.open)} open of ${Number(row.total)}`,
+    }));
+  }
+
+  /** Open items first, each part in the order they were added. */
+  items(listId: number): Promise<TodoItem[]> {
+    return this.db
+      .selectFrom('todo_items')
+      .selectAll()
+      .where('list_id', '=', listId)
+      .orderBy('is_done')
+      .orderBy('position')
+      .orderBy('id')
+      .execute();
+  }
+
+  async insertList(ownerId: number, input: TodoListInput, now = Date.now()): Promise<number> {
+    const row = await this.db
+      .insertInto('todo_lists')
+      .values({ owner_id: ownerId, title: input.title, description: input.description, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** False when the user owns no such list. */
+  async updateOwnedList(userId: number, listId: number, input: TodoListInput, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('todo_lists')
+      .set({ title: input.title, description: input.description, updated_at: now })
+      .where('id', '=', listId)
+      .where('owner_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes the list with its items and shares (ON DELETE CASCADE). False when the user owns no such list. */
+  async deleteOwnedList(userId: number, listId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('todo_lists').where('id', '=', listId).where('owner_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async insertItem(listId: number, input: TodoItemInput, now = Date.now()): Promise<void> {
+    const last = await this.db
+      .selectFrom('todo_items')
+      .select((eb) => eb.fn.max('position').as('position'))
+      .where('list_id', '=', listId)
+      .executeTakeFirst();
+    const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+    await this.db
+      .insertInto('todo_items')
+      .values({ list_id: listId, text: input.text, due_date: input.due_date, position, created_at: now })
+      .execute();
+  }
+
+  /** Flips an item of a list the user owns, in one scoped statement; its list id, or undefined. */
+  async toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('todo_items')
+      .set({ is_done: sql<number>`1 - is_done` })
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .returning('list_id')
+      .executeTakeFirst();
+    return row?.list_id;
+  }
+
+  /** Deletes an item of a list the user owns, in one scoped statement; its list id, or undefined. */
+  async deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+    const row = await this.db
+      .deleteFrom('todo_items')
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .returning('list_id')
+      .executeTakeFirst();
+    return row?.list_id;
+  }
+
+  async touchList(listId: number, now = Date.now()): Promise<void> {
+    await this.db.updateTable('todo_lists').set({ updated_at: now }).where('id', '=', listId).execute();
+  }
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { pathId } from '../lists-sharing/ids.js';
+import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { todoItemForm, todoListForm } from './forms.js';
+import { TodoService } from './service.js';
+import { TODO, TodoFormPage, TodoListPage } from './views.js';
+
+export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  const todo = new TodoService(services.db);
+  const userId = (request: FastifyRequest) => request.user!.id;
+
+  /** The list page, with a failed share or item form shown again on it (400). */
+  const showList = async (request: FastifyRequest, reply: FastifyReply, listId: number, forms: { share?: FormState; item?: FormState } = {}, status = 200) => {
+    const page = await todo.page(userId(request), listId);
+    return reply.render(TodoListPage({ ctx: viewContext(request), ...page, ...forms }), status);
+  };
+
+  app.get('/todo/', async (request, reply) => {
+    const lists = await todo.index(userId(request));
+    return reply.render(ListIndexPage({ ctx: viewContext(request), kind: TODO, lists }));
+  });
+
+  app.get('/todo/new/', async (request, reply) => reply.render(TodoFormPage({ ctx: viewContext(request) })));
+
+  app.post('/todo/new/', async (request, reply) => {
+    const form = parseForm(todoListForm, request.body);
+    if (!form.ok) return reply.render(TodoFormPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
+    const id = await todo.create(userId(request), form.data);
+    request.flash('To-do list created.');
+    return reply.redirect(`/todo/${id}/`, 302);
+  });
+
+  app.get('/todo/:pk/', async (request, reply) => showList(request, reply, pathId(request.params)));
+
+  app.get('/todo/:pk/edit/', async (request, reply) => {
+    const list = await todo.ownedList(userId(request), pathId(request.params));
+    return reply.render(TodoFormPage({ ctx: viewContext(request), list, values: { title: list.title, description: list.description } }));
+  });
+
+  app.post('/todo/:pk/edit/', async (request, reply) => {
+    const list = await todo.ownedList(userId(request), pathId(request.params));
+    const form = parseForm(todoListForm, request.body);
+    if (!form.ok) return reply.render(TodoFormPage({ ctx: viewContext(request), list, values: form.values, errors: form.errors }), 400);
+    await todo.update(userId(request), list.id, form.data);
+    request.flash('To-do list saved.');
+    return reply.redirect(`/todo/${list.id}/`, 302);
+  });
+
+  app.get('/todo/:pk/delete/', async (request, reply) => {
+    const list = await todo.ownedList(userId(request), pathId(request.params));
+    return reply.render(DeleteListPage({ ctx: viewContext(request), kind: TODO, list }));
+  });
+
+  app.post('/todo/:pk/delete/', async (request, reply) => {
+    await todo.delete(userId(request), pathId(request.params));
+    request.flash('To-do list deleted.');
+    return reply.redirect('/todo/', 302);
+  });
+
+  app.post('/todo/:pk/share/', async (request, reply) => {
+    const listId = pathId(request.params);
+    const outcome = await todo.share(userId(request), listId, request.body);
+    if (!outcome.ok) return showList(request, reply, listId, { share: outcome }, 400);
+    request.flash(outcome.message);
+    return reply.redirect(`/todo/${listId}/`, 302);
+  });
+
+  app.post('/todo/:pk/items/add/', async (request, reply) => {
+    const listId = pathId(request.params);
+    // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
+    await todo.ownedList(userId(request), listId);
+    const form = parseForm(todoItemForm, request.body);
+    if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
+    await todo.addItem(userId(request), listId, form.data);
+    return reply.redirect(`/todo/${listId}/`, 302);
+  });
+
+  app.post('/todo/items/:pk/toggle/', async (request, reply) => {
+    const listId = await todo.toggleItem(userId(request), pathId(request.params));
+    return reply.redirect(`/todo/${listId}/`, 302);
+  });
+
+  app.post('/todo/items/:pk/delete/', async (request, reply) => {
+    const listId = await todo.deleteItem(userId(request), pathId(request.params));
+    request.flash('Item deleted.');
+    return reply.redirect(`/todo/${listId}/`, 302);
+  });
+};

@@ -1,0 +1,119 @@
+import type { TodoItem, TodoList } from '../../db/schema.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import { TextArea } from '../lists-sharing/fields.js';
+import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
+import { isOverdue, todayIso } from './dates.js';
+import { DESCRIPTION_MAX, ITEM_TEXT_MAX, TITLE_MAX } from './forms.js';
+import type { TodoPage } from './service.js';
+
+export const TODO: ListKind = { base: '/todo', plural: 'To-do lists', noun: 'to-do list' };
+
+export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
+  const title = list ? `Edit ${list.title}` : 'New to-do list';
+  return (
+    <Layout ctx={ctx} title={title}>
+      <article class="narrow">
+        <h1>{list ? <>Edit “{list.title}”</> : 'New to-do list'}</h1>
+        <form method="post" action={list ? `/todo/${list.id}/edit/` : '/todo/new/'} novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+          <TextArea name="description" label="Description (optional)" value={values.description} errors={errors} maxLength={DESCRIPTION_MAX} />
+          <button type="submit">{list ? 'Save' : 'Create list'}</button>
+          <a href={list ? `/todo/${list.id}/` : '/todo/'} role="button" class="secondary outline">Cancel</a>
+        </form>
+      </article>
+    </Layout>
+  );
+}
+
+function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item: TodoItem; canEdit: boolean; today: string }) {
+  const done = item.is_done === 1;
+  const overdue = isOverdue(item, today);
+  const text = done ? <del>{item.text}</del> : <span>{item.text}</span>;
+  return (
+    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')}>
+      {canEdit ? (
+        <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
+          <CsrfField ctx={ctx} />
+          <button type="submit" class="toggle secondary outline small" aria-label={done ? `Mark “${item.text}” as not done` : `Mark “${item.text}” as done`}>
+            {done ? '↺' : '✓'}
+          </button>
+        </form>
+      ) : (
+        <span class="state">{done ? 'Done:' : 'Open:'}</span>
+      )}{' '}
+      {text}
+      {item.due_date ? (
+        <small class="due">
+          {' '}due <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+        </small>
+      ) : null}
+      {overdue ? <strong class="badge overdue-badge">Overdue</strong> : null}
+      {canEdit ? (
+        <form method="post" action={`/todo/items/${item.id}/delete/`} class="inline">
+          <CsrfField ctx={ctx} />
+          <button type="submit" class="secondary outline small" aria-label={`Delete “${item.text}”`}>Delete</button>
+        </form>
+      ) : null}
+    </li>
+  );
+}
+
+function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewContext; listId: number } & FormState) {
+  return (
+    <section aria-labelledby="add-item">
+      <h2 id="add-item">Add an item</h2>
+      <form method="post" action={`/todo/${listId}/items/add/`} novalidate>
+        <CsrfField ctx={ctx} />
+        <FormAlert errors={errors} />
+        <div class="grid">
+          <Field name="text" label="What needs doing" value={values.text} errors={errors} required maxLength={ITEM_TEXT_MAX} />
+          <Field name="due_date" label="Due date (optional)" type="date" value={values.due_date} errors={errors} />
+        </div>
+        <button type="submit">Add item</button>
+      </form>
+    </section>
+  );
+}
+
+export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
+  const today = todayIso();
+  const open = items.filter((entry) => entry.is_done === 0).length;
+  return (
+    <Layout ctx={ctx} title={list.title}>
+      <header class="page-header">
+        <div>
+          <h1>{list.title}</h1>
+          {canEdit ? null : <p><SharedBy list={{ owner_name: list.owner_name, group_name: null }} />. You can read this list; only its owner can change it.</p>}
+        </div>
+        {canEdit ? (
+          <div class="actions">
+            <a href={`/todo/${list.id}/edit/`} role="button" class="secondary outline">Edit</a>
+            <a href={`/todo/${list.id}/delete/`} role="button" class="secondary outline">Delete</a>
+          </div>
+        ) : null}
+      </header>
+      {list.description ? <p class="list-description">{list.description}</p> : null}
+      <section aria-labelledby="items">
+        <h2 id="items">Items{items.length ? ` (${open} open of ${items.length})` : ''}</h2>
+        {items.length ? (
+          <ul class="todo-items">
+            {items.map((entry) => <ItemRow ctx={ctx} item={entry} canEdit={canEdit} today={today} />)}
+          </ul>
+        ) : (
+          <p class="empty">{canEdit ? 'Nothing to do yet. Add the first item below.' : 'This list has no items yet.'}</p>
+        )}
+      </section>
+      {canEdit ? (
+        <>
+          <AddItemForm ctx={ctx} listId={list.id} {...item} />
+          <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} />
+        </>
+      ) : null}
+      <p><a href="/todo/">← All to-do lists</a></p>
+    </Layout>
+  );
+}

@@ -1,0 +1,29 @@
+import { pbkdf2Sync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { HashPool } from './hash-pool.js';
+
+describe('hash pool', () => {
+  it('computes PBKDF2-HMAC-SHA256 exactly like node:crypto, with more jobs than workers', async () => {
+    const pool = new HashPool(2);
+    try {
+      const inputs = Array.from({ length: 7 }, (_, i) => ({ password: `pw-${i}`, salt: `salt-${i}`, iterations: 1000 + i }));
+      const hashes = await Promise.all(inputs.map((input) => pool.pbkdf2(input.password, input.salt, input.iterations)));
+      hashes.forEach((hash, i) => {
+        const { password, salt, iterations } = inputs[i]!;
+        expect(hash.equals(pbkdf2Sync(password, salt, iterations, 32, 'sha256'))).toBe(true);
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('handles Unicode passwords as UTF-8, as Django does', async () => {
+    const pool = new HashPool(1);
+    try {
+      const hash = await pool.pbkdf2('pässwörd-日本', 'salt', 1000);
+      expect(hash.equals(pbkdf2Sync(Buffer.from('pässwörd-日本', 'utf8'), 'salt', 1000, 32, 'sha256'))).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { HubTransport } from './hub.js';
+
+const MAX_RETRY_DELAY_MS = 5_000;
+/** How long start-up waits for Redis before serving local sockets only (it keeps trying). */
+const START_TIMEOUT_MS = 5_000;
+
+/**
+ * Redis pub/sub on one channel: one connection publishes, one subscribes (a subscribed
+ * connection can do nothing else). Lost connections are retried with back-off and logged;
+ * ioredis subscribes again after a reconnect.
+ */
+export class RedisTransport implements HubTransport {
+  readonly name = 'redis';
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private closing = false;
+
+  constructor(
+    url: string,
+    private readonly channel: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    const options: RedisOptions = {
+      retryStrategy: (attempt) => Math.min(attempt * 200, MAX_RETRY_DELAY_MS),
+      connectionName: `hub:${channel}`,
+    };
+    // Events published while Redis is away are given up after two retries (logged by the hub):
+    // local delivery has already happened, and clients catch up from history on reconnect.
+    this.publisher = new Redis(url, { ...options, maxRetriesPerRequest: 2 });
+    // The subscription waits for Redis however long it takes.
+    this.subscriber = new Redis(url, { ...options, maxRetriesPerRequest: null });
+    this.watch(this.publisher, 'publisher');
+    this.watch(this.subscriber, 'subscriber');
+  }
+
+  private watch(connection: Redis, role: string): void {
+    let lost = false;
+    connection.on('error', (error: Error) => {
+      if (!this.closing) this.log.warn({ role, err: error.message }, 'redis connection error');
+    });
+    connection.on('reconnecting', (delay: number) => {
+      lost = true;
+      if (!this.closing) this.log.warn({ role, delay }, 'redis connection lost; reconnecting');
+    });
+    connection.on('ready', () => {
+      if (lost) this.log.info({ role }, 'redis connection restored');
+      lost = false;
+    });
+  }
+
+  async start(receive: (encoded: string) => void): Promise<void> {
+    this.subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) receive(message);
+    });
+    const subscribed = this.subscriber.subscribe(this.channel).then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), START_TIMEOUT_MS);
+    });
+    const ok = await Promise.race([subscribed, timedOut]);
+    clearTimeout(timer);
+    if (!ok) this.log.error({ channel: this.channel }, 'redis not reachable yet: serving local sockets only until it is');
+  }
+
+  async send(encoded: string): Promise<void> {
+    await this.publisher.publish(this.channel, encoded);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      [this.publisher, this.subscriber].map(async (connection) => {
+        // QUIT would wait in the offline queue for a Redis that is away: just drop the socket then.
+        if (connection.status !== 'ready') return connection.disconnect();
+        await connection.quit().catch(() => connection.disconnect());
+      }),
+    );
+  }
+}

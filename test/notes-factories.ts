@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Database, Note, Notebook, Tag, User } from '../src/db/schema.js';
+import { plainExcerpt } from '../src/features/notes/excerpt.js';
+
+let counter = 0;
+
+/** A note owned by `owner`, inserted directly (the search index follows through its triggers). */
+export async function createNote(
+  db: Kysely<Database>,
+  owner: User,
+  overrides: Partial<Omit<Note, 'id' | 'owner_id'>> & { tags?: Tag[] } = {},
+): Promise<Note> {
+  counter += 1;
+  const now = overrides.updated_at ?? Date.now();
+  const { tags = [], ...fields } = overrides;
+  const note = await db
+    .insertInto('notes')
+    .values({
+      title: `Note ${counter}`, content: `Text of note ${counter}`, notebook_id: null, group_id: null, created_at: now, updated_at: now,
+      ...fields, excerpt: plainExcerpt(fields.content ?? `Text of note ${counter}`), owner_id: owner.id,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (tags.length > 0) await db.insertInto('note_tags').values(tags.map((tag) => ({ note_id: note.id, tag_id: tag.id }))).execute();
+  return note;
+}
+
+export async function createNotebook(db: Kysely<Database>, owner: User, overrides: Partial<Pick<Notebook, 'title' | 'description' | 'color'>> = {}): Promise<Notebook> {
+  counter += 1;
+  const now = Date.now();
+  return db
+    .insertInto('notebooks')
+    .values({ title: `Notebook ${counter}`, ...overrides, owner_id: owner.id, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function createTag(db: Kysely<Database>, owner: User, overrides: Partial<Pick<Tag, 'name' | 'color'>> = {}): Promise<Tag> {
+  counter += 1;
+  return db
+    .insertInto('tags')
+    .values({ name: `tag${counter}`, ...overrides, owner_id: owner.id, created_at: Date.now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function findNote(db: Kysely<Database>, id: number): Promise<Note | undefined> {
+  return db.selectFrom('notes').selectAll().where('id', '=', id).executeTakeFirst();
+}
