@@ -200,9 +200,12 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     const own = alice.page.locator('.chat-message.own');
     const before = await own.count();
     for (let i = 1; i <= 55; i += 1) {
+      // At most 8 a second: under the chat's rate limit (a burst of 20, then 10 a second).
+      const paced = new Promise((resolve) => setTimeout(resolve, 125));
       await input.fill(`Idea number ${i} for the weekend`);
       await input.press('Enter');
       await expect.poll(() => own.count()).toBe(before + i);
+      await paced;
     }
     await bob.visit(`/groups/${groupId}/chat/`);
     const messages = bob.page.locator('.chat-message');
