@@ -115,6 +115,8 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     expect(await alice.page.locator('.note-item').first().textContent()).toContain('Lentil soup');
     await alice.screenshot('notes');
     await alice.screenshot('notes', { dark: true });
+    await alice.visit('/notebooks/');
+    await alice.screenshot('notebooks');
   });
 
   test('alice finds the note by searching', async () => {
