@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './config.js';
 
 const base = { SECRET_KEY: 'k'.repeat(40) };
@@ -21,6 +22,7 @@ describe('configuration', () => {
       chatRateBurst: 20,
       chatRatePerSecond: 10,
       logLevel: 'info',
+      webConcurrency: availableParallelism(),
     });
   });
 

@@ -36,7 +36,7 @@ export interface Config {
   chatRateBurst: number;
   chatRatePerSecond: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** HTTP worker processes of `serve` (cluster). */
+  /** HTTP worker processes of `serve` (cluster); one per core by default. */
   webConcurrency: number;
 }
 
@@ -144,6 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
     chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,
-    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, availableParallelism() * 4),
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1, availableParallelism() * 4),
   };
 }
