@@ -120,6 +120,7 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
   });
 
   test('alice finds the note by searching', async () => {
+    await alice.visit('/notes/');
     await alice.page.getByRole('searchbox', { name: 'Search notes' }).fill('lentils');
     expect(await submit(alice, 'Search')).toBe(200);
     expect(path(alice)).toBe('/notes/?q=lentils');
