@@ -127,10 +127,14 @@ describe('accounts in the browser', () => {
     await visitor.close();
   });
 
-  test('without JavaScript the forms still work: log in and log out', async () => {
+  test('without JavaScript the forms still work: log in, write a note, log out', async () => {
     const plain = await Person.open(browser, 'carol without JavaScript', { javaScript: false });
     await logIn(plain, 'carol', 'quince-harbour-meadow');
     await plain.visit('/accounts/sessions/');
+    await plain.visit('/notes/new/');
+    await fill(plain, { Title: 'Written without JavaScript', Text: 'Plain **forms** work.' });
+    expect(await submit(plain, 'Save')).toBe(302);
+    expect(await plain.page.locator('.markdown strong').textContent()).toBe('forms');
     await logOut(plain);
     await plain.close();
   });
