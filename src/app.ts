@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { chatFeature } from './features/groups/chat-routes.js';
 import { groupsFeature } from './features/groups/routes.js';
+import { healthFeature } from './features/health/routes.js';
 import { homeFeature } from './features/home/routes.js';
 import { notebooksFeature } from './features/notebooks/routes.js';
 import { notesFeature } from './features/notes/routes.js';
@@ -16,6 +17,7 @@ import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
+import { drainOnClose } from './platform/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/frame-options.js';
 import { createHub } from './platform/hub.js';
@@ -34,6 +36,7 @@ export const BODY_LIMIT = 1024 * 1024;
 const features: FastifyPluginAsync<Services>[] = [
   homeFeature,
   accountsFeature,
+  healthFeature,
   notesFeature,
   notebooksFeature,
   tagsFeature,
@@ -54,6 +57,13 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
+    // Graceful shutdown behind nginx (a rolling restart loses no request; see server.ts and
+    // platform/drain.ts): the instance stops accepting (nginx's connect is refused and it tries
+    // the next instance, safe for any method), lets nginx's kept-alive connections run out, and
+    // only then closes what is left (forceCloseConnections: 'idle', the default). A request that
+    // arrives on an open connection meanwhile is *served*, with `Connection: close`, instead of
+    // Fastify's default 503, which nginx would hand straight to the browser for a POST.
+    return503OnClosing: false,
   });
   const hub = createHub(config, app.log);
   await hub.start();
@@ -65,6 +75,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(requestLog);
+  await app.register(drainOnClose);
   await app.register(renderDecorator);
   installErrorHandler(app, config);
 

@@ -4,15 +4,25 @@ import { isClusterWorker, runPrimary } from './cluster.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { stopAccepting } from './platform/drain.js';
 import { sweepExpired } from './platform/maintenance.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/**
+ * How long a shutdown in production waits for the proxy's kept-alive connections to run out
+ * before cutting what is left: longer than nginx's upstream keepalive_timeout (4 s), well under
+ * systemd's TimeoutStopSec (30 s). It ends as soon as no connection is left.
+ */
+const PRODUCTION_DRAIN_MS = 5_000;
 
 export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
-  /** Stops accepting, finishes in-flight requests, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets open connections run out for up to `drainMs`, finishes in-flight
+   * requests, then closes the database.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /** Migrates, builds the app and listens; the caller decides about signals. */
@@ -30,8 +40,9 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
   return {
     app,
     database,
-    async close() {
+    async close({ drainMs = 0 } = {}) {
       clearInterval(sweep);
+      await stopAccepting(app, drainMs);
       await app.close();
       await database.close();
     },
@@ -48,7 +59,7 @@ export async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     server.app.log.info({ signal }, 'shutting down');
-    server.close().then(
+    server.close({ drainMs: config.production ? PRODUCTION_DRAIN_MS : 0 }).then(
       () => process.exit(0),
       (error: unknown) => {
         server.app.log.error({ err: error }, 'shutdown failed');

@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -37,6 +47,44 @@ function cacheStatements(sqlite: SQLite.Database): void {
   }) as SQLite.Database['prepare'];
 }
 
+/**
+ * Transactions start with BEGIN IMMEDIATE: the write lock is taken at the start (waiting up to
+ * busy_timeout for another process, e.g. a second instance or a CLI command) instead of at the
+ * first write, where SQLite would fail at once with SQLITE_BUSY because the transaction's
+ * snapshot is already stale.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/**
+ * SQLite has transactional DDL, though Kysely's adapter says otherwise (and its migration lock is
+ * a no-op). Saying so makes the migrator run all pending migrations in one (immediate)
+ * transaction: a failed migration leaves nothing half-done, and when two instances start
+ * together on one file the second waits for the first's transaction, then finds nothing to do.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.sqlite });
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
 function openSqlite(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -45,7 +93,7 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cacheStatements(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -68,6 +68,14 @@ export class RedisTransport implements HubTransport {
     await this.publisher.publish(this.channel, encoded);
   }
 
+  /** Both connections up (a subscriber that lost its connection hears nothing), and Redis answers. */
+  async check(): Promise<void> {
+    for (const [role, connection] of [['publisher', this.publisher], ['subscriber', this.subscriber]] as const) {
+      if (connection.status !== 'ready') throw new Error(`redis ${role} connection is ${connection.status}`);
+    }
+    await this.publisher.ping();
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(

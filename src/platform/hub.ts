@@ -29,6 +29,8 @@ export interface HubTransport {
   start(receive: (encoded: string) => void): Promise<void>;
   send(encoded: string): Promise<void>;
   close(): Promise<void>;
+  /** For /healthz, where the transport depends on a server: rejects when it cannot carry events now. */
+  check?(): Promise<void>;
 }
 
 const FAILURE_LOG_INTERVAL_MS = 10_000;
@@ -81,6 +83,11 @@ export class Hub {
   close(): Promise<void> {
     this.listeners.clear();
     return this.transport.close();
+  }
+
+  /** Whether events reach the other instances right now (the Redis connections, for /healthz). */
+  async check(): Promise<void> {
+    await this.transport.check?.();
   }
 
   private receive(encoded: string): void {

@@ -1,0 +1,67 @@
+import type { IncomingMessage } from 'node:http';
+import { Server as NetServer } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** From now on every answer says `Connection: close`: the connection ends with it. */
+    startDraining(): void;
+    /** Open HTTP connections, not counting those upgraded to WebSockets. */
+    httpConnections(): Promise<number>;
+  }
+}
+
+function openConnections(server: NetServer): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/**
+ * Graceful shutdown, the part Fastify leaves out. Once draining (stopAccepting below, or
+ * close()), every answer carries `Connection: close`, including that of a request already in
+ * flight, so no connection is left idle to be cut while a proxy is sending on it.
+ */
+export const drainOnClose = fp(async (app) => {
+  let draining = false;
+  app.decorate('startDraining', () => {
+    draining = true;
+  });
+  // WebSockets are not waited for: the shutdown closes them (1001) once HTTP has drained.
+  const upgraded = new Set<Duplex>();
+  app.server.on('upgrade', (_request: IncomingMessage, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
+  app.decorate('httpConnections', () => openConnections(app.server).then((count) => count - upgraded.size));
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+}, { name: 'drain-on-close' });
+
+/**
+ * The first step of a shutdown behind a proxy: stop accepting connections (the proxy's next
+ * connect is refused, and it sends that request to another instance, safe for any method), then
+ * let the open connections run out: each ends after its next answer, and the proxy closes its
+ * idle ones itself (nginx's upstream keepalive_timeout, 4 s in deploy/nginx.conf). Resolves when
+ * none is left, or after `maxWaitMs`. Only then may app.close() cut idle connections: cutting one
+ * the proxy is sending a request on right now would lose that request, and nginx does not resend
+ * a POST.
+ */
+export async function stopAccepting(app: FastifyInstance, maxWaitMs: number): Promise<void> {
+  app.startDraining();
+  // net.Server's own close: it stops listening without reaping idle connections, which
+  // http.Server's close() would do at once.
+  NetServer.prototype.close.call(app.server);
+  const started = Date.now();
+  const open = await app.httpConnections();
+  let left = open;
+  while (left > 0 && Date.now() - started < maxWaitMs) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    left = await app.httpConnections();
+  }
+  app.log.info({ open, left, ms: Date.now() - started }, 'stopped accepting; open connections drained');
+}
