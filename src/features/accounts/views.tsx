@@ -13,6 +13,7 @@ export function LoginPage({ ctx, values = {}, errors = {}, next, allowSignup }: 
     <Layout ctx={ctx} title="Log in">
       <article class="narrow">
         <h1>Log in</h1>
+        <p class="lead">Your notes, lists and group chat, in one place.</p>
         <form method="post" action="/accounts/login/" novalidate>
           <CsrfField ctx={ctx} />
           <input type="hidden" name="next" value={next} />

@@ -43,9 +43,10 @@ export function ChatPage({ ctx, group, history }: ChatPageProps) {
         <p class="chat-status" id="chat-status" role="status" data-state="offline">
           Live chat needs JavaScript. The latest messages are shown below; reload the page to see new ones.
         </p>
-        <div class="chat-scroll" id="chat-scroll" tabindex={0}>
+        {/* The scroller is the live region: role="log" on the <ol> would hide its list items' list semantics. */}
+        <div class="chat-scroll" id="chat-scroll" tabindex={0} role="log" aria-live="polite" aria-label={`Messages in ${group.name}`}>
           <p class="chat-older" id="chat-older" hidden>Loading older messages…</p>
-          <ol class="chat-log" id="chat-log" role="log" aria-live="polite" aria-label={`Messages in ${group.name}`}>
+          <ol class="chat-log" id="chat-log">
             {history.map((message) => <ChatMessage message={message} own={message.author === username} />)}
           </ol>
           {history.length === 0 ? <p class="empty" id="chat-empty">No messages yet. Say hello!</p> : null}

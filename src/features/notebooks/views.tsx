@@ -1,8 +1,7 @@
 import type { Notebook } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { TextArea } from '../notes/controls.js';
 import { NoteList } from '../notes/list-views.js';
 import type { NotePage } from '../notes/repository.js';
 import { Swatch } from '../tags/color.js';

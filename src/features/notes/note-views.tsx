@@ -1,10 +1,10 @@
 import type { Group, Notebook, Tag } from '../../db/schema.js';
-import { CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { Checkbox, CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues, Select, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { Swatch } from '../tags/color.js';
 import { NoteBadges } from './badges.js';
-import { Checkbox, Select, TextArea, Time } from './controls.js';
+import { Time } from './controls.js';
 import type { NoteRow } from './details.js';
 import { CONTENT_MAX, PRIORITIES, TITLE_MAX } from './forms.js';
 import { PinButton } from './list-views.js';
@@ -74,7 +74,7 @@ export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagId
         <CsrfField ctx={ctx} />
         <FormAlert errors={errors} />
         <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
-        <TextArea name="content" label="Text" value={values.content} errors={errors} maxLength={CONTENT_MAX}
+        <TextArea name="content" label="Text" value={values.content} errors={errors} rows={12} maxLength={CONTENT_MAX}
           help="Markdown: **bold**, _italic_, # headings, - lists, [links](https://example.com)." />
         <div class="grid">
           <Select name="notebook" label="Notebook" value={values.notebook} errors={errors}

@@ -1,8 +1,7 @@
 import type { Group, ShoppingItem } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { Select } from '../lists-sharing/fields.js';
 import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
 import { NAME_MAX, STORE_MAX, TITLE_MAX, UNIT_MAX } from './forms.js';
 import { type EstimatedTotal, formatCents, formatQuantity } from './money.js';
@@ -13,7 +12,7 @@ export const SHOPPING: ListKind = { base: '/shopping', plural: 'Shopping lists',
 export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }: {
   ctx: ViewContext; list?: { id: number; title: string }; groups: Pick<Group, 'id' | 'name'>[];
 } & FormState) {
-  const options = groups.map((group) => ({ value: String(group.id), label: group.name }));
+  const choices = [{ value: '', label: 'No group' }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
   return (
     <Layout ctx={ctx} title={list ? `Edit ${list.title}` : 'New shopping list'}>
       <article class="narrow">
@@ -23,7 +22,7 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
           <FormAlert errors={errors} />
           <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
           <Field name="store_name" label="Store (optional)" value={values.store_name} errors={errors} maxLength={STORE_MAX} />
-          <Select name="group" label="Group (optional)" value={values.group} options={options} errors={errors} emptyLabel="No group"
+          <Select name="group" label="Group (optional)" value={values.group} choices={choices} errors={errors}
             help={groups.length ? 'Members of the group can read the list; only you can change it.' : 'You are in no group yet; create one under Groups to shop together.'} />
           <button type="submit">{list ? 'Save' : 'Create list'}</button>
           <a href={list ? `/shopping/${list.id}/` : '/shopping/'} role="button" class="secondary outline">Cancel</a>

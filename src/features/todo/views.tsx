@@ -1,8 +1,7 @@
 import type { TodoItem, TodoList } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { TextArea } from '../lists-sharing/fields.js';
 import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
 import { isOverdue, todayIso } from './dates.js';
 import { DESCRIPTION_MAX, ITEM_TEXT_MAX, TITLE_MAX } from './forms.js';
@@ -20,7 +19,7 @@ export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: Vie
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
           <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
-          <TextArea name="description" label="Description (optional)" value={values.description} errors={errors} maxLength={DESCRIPTION_MAX} />
+          <TextArea name="description" label="Description (optional)" value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
           <button type="submit">{list ? 'Save' : 'Create list'}</button>
           <a href={list ? `/todo/${list.id}/` : '/todo/'} role="button" class="secondary outline">Cancel</a>
         </form>

@@ -34,14 +34,32 @@ interface FieldProps {
   autofocus?: boolean;
 }
 
+/** The ids a control's aria-describedby names: its help, then its errors. */
+function describedBy(id: string, messages: string[], help?: ComponentChildren): string | undefined {
+  return [help ? `${id}_help` : '', messages.length ? `${id}_errors` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/**
+ * Label, control, errors, help: the errors sit right under the control they are about. The
+ * label holds only the label text, so a control's accessible name is not mixed up with its help.
+ */
+function Control({ id, label, messages, help, children }: { id: string; label: string; messages: string[]; help?: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+      <FieldErrors id={`${id}_errors`} messages={messages} />
+      {help ? <small id={`${id}_help`}>{help}</small> : null}
+    </div>
+  );
+}
+
 /** A labelled input with its help text and its errors next to it, linked for screen readers. */
 export function Field({ name, label, type = 'text', value, errors = {}, required, autocomplete, help, maxLength, autofocus }: FieldProps) {
   const id = `id_${name}`;
-  const fieldErrors = errors[name] ?? [];
-  const describedBy = [help ? `${id}_help` : '', fieldErrors.length ? `${id}_errors` : ''].filter(Boolean).join(' ');
+  const messages = errors[name] ?? [];
   return (
-    <label for={id}>
-      {label}
+    <Control id={id} label={label} messages={messages} help={help}>
       <input
         id={id}
         name={name}
@@ -51,11 +69,65 @@ export function Field({ name, label, type = 'text', value, errors = {}, required
         autocomplete={autocomplete}
         maxLength={maxLength}
         autofocus={autofocus}
-        aria-invalid={fieldErrors.length ? 'true' : undefined}
-        aria-describedby={describedBy || undefined}
+        aria-invalid={messages.length ? 'true' : undefined}
+        aria-describedby={describedBy(id, messages, help)}
       />
-      {help ? <small id={`${id}_help`}>{help}</small> : null}
-      <FieldErrors id={`${id}_errors`} messages={fieldErrors} />
+    </Control>
+  );
+}
+
+interface ControlProps {
+  name: string;
+  label: string;
+  errors?: FormErrors;
+  help?: ComponentChildren;
+}
+
+export function TextArea({ name, label, value, errors = {}, help, rows = 6, maxLength, required }: ControlProps & {
+  value?: string | undefined;
+  rows?: number;
+  maxLength?: number;
+  required?: boolean;
+}) {
+  const id = `id_${name}`;
+  const messages = errors[name] ?? [];
+  return (
+    <Control id={id} label={label} messages={messages} help={help}>
+      <textarea id={id} name={name} rows={rows} maxLength={maxLength} required={required}
+        aria-invalid={messages.length ? 'true' : undefined} aria-describedby={describedBy(id, messages, help)}>
+        {value ?? ''}
+      </textarea>
+    </Control>
+  );
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** A labelled select; the choice whose value equals `value` (or the empty one) is selected. */
+export function Select({ name, label, value, choices, errors = {}, help }: ControlProps & { value?: string | undefined; choices: Choice[] }) {
+  const id = `id_${name}`;
+  const messages = errors[name] ?? [];
+  return (
+    <Control id={id} label={label} messages={messages} help={help}>
+      <select id={id} name={name} aria-invalid={messages.length ? 'true' : undefined} aria-describedby={describedBy(id, messages, help)}>
+        {choices.map((choice) => (
+          <option value={choice.value} selected={choice.value === (value ?? '')}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </Control>
+  );
+}
+
+/** A checkbox with its label beside it; ticked, it sends `on`. */
+export function Checkbox({ name, label, checked }: { name: string; label: string; checked: boolean }) {
+  return (
+    <label for={`id_${name}`} class="checkbox">
+      <input type="checkbox" id={`id_${name}`} name={name} value="on" checked={checked} /> {label}
     </label>
   );
 }

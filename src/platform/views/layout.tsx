@@ -12,22 +12,38 @@ const SECTIONS = [
   { href: '/groups/', label: 'Groups' },
 ];
 
+/** The mark beside the name: a folded note. Decorative, so hidden from screen readers. */
+function BrandMark() {
+  return (
+    <svg class="brand-mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true" focusable="false">
+      <path class="brand-mark-sheet" d="M5 3h13l5 5v17H5z" />
+      <path class="brand-mark-fold" d="M18 3v5h5" />
+      <path class="brand-mark-lines" d="M9 13h10M9 17h10M9 21h6" />
+    </svg>
+  );
+}
+
+function current(ctx: ViewContext, href: string): 'page' | undefined {
+  return ctx.path.startsWith(href) ? 'page' : undefined;
+}
+
+/**
+ * Brand and account on the first row, sections below them on phones and beside them on wide
+ * screens: the rows wrap with CSS alone, so the menu needs no script and never scrolls sideways.
+ */
 function Navigation({ ctx }: { ctx: ViewContext }) {
   const user = ctx.user;
   return (
     <nav class="site-nav" aria-label="Main">
-      <ul>
-        <li>
-          <a href={user ? '/notes/' : '/accounts/login/'} class="brand">
-            groupnotes
-          </a>
-        </li>
-      </ul>
+      <a href={user ? '/notes/' : '/accounts/login/'} class="brand">
+        <BrandMark />
+        <span>groupnotes</span>
+      </a>
       {user ? (
         <ul class="sections">
           {SECTIONS.map((section) => (
             <li>
-              <a href={section.href} aria-current={ctx.path.startsWith(section.href) ? 'page' : undefined}>
+              <a href={section.href} aria-current={current(ctx, section.href)}>
                 {section.label}
               </a>
             </li>
@@ -38,7 +54,8 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
         {user ? (
           <>
             <li>
-              <a href="/accounts/password_change/" class="username" aria-current={ctx.path.startsWith('/accounts/') ? 'page' : undefined}>
+              <a href="/accounts/password_change/" class="username" aria-current={current(ctx, '/accounts/')}>
+                <span class="visually-hidden">Account of </span>
                 {user.username}
               </a>
             </li>
@@ -51,8 +68,8 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
           </>
         ) : (
           <>
-            <li><a href="/accounts/login/">Log in</a></li>
-            <li><a href="/register/">Register</a></li>
+            <li><a href="/accounts/login/" aria-current={current(ctx, '/accounts/login/')}>Log in</a></li>
+            <li><a href="/register/" aria-current={current(ctx, '/register/')}>Register</a></li>
           </>
         )}
       </ul>
@@ -82,21 +99,26 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{`${title} · groupnotes`}</title>
+        <link rel="icon" href={assetUrl('favicon.svg')} type="image/svg+xml" />
         <link rel="stylesheet" href={assetUrl('vendor/pico.min.css')} />
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('js/app.js')} defer />
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to content</a>
-        <header class="container">
-          <Navigation ctx={ctx} />
+        <header class="site-header">
+          <div class="container">
+            <Navigation ctx={ctx} />
+          </div>
         </header>
-        <main id="main" class="container">
+        <main id="main" class="container" tabindex={-1}>
           <Messages ctx={ctx} />
           {children}
         </main>
-        <footer class="container site-footer">
-          <small>groupnotes · your notes, your groups</small>
+        <footer class="site-footer">
+          <div class="container">
+            <small>groupnotes · your notes, your groups</small>
+          </div>
         </footer>
       </body>
     </html>
