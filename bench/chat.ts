@@ -157,7 +157,8 @@ async function idleConnections(connections: number): Promise<void> {
   const { dir, cleanup } = scratch();
   const databaseUrl = `sqlite:${join(dir, 'idle.sqlite3')}`;
   const { groupId, sessionKeys } = await seed(databaseUrl, warmUp + connections);
-  const app = await startApp({ DATABASE_URL: databaseUrl });
+  // One process, so that its RSS is the memory of every connection (a cluster primary holds none).
+  const app = await startApp({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: '1' });
   try {
     // Warm-up sockets load the code paths first, so the delta is the connections' own memory.
     const first = await connectAll(app, groupId, sessionKeys.slice(0, warmUp));
