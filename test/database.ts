@@ -41,6 +41,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       const client = new pg.Client({ connectionString: base });
       await client.connect();
       try {
+        // pg's Pool.end() resolves before its connections have closed; forcing the drop while
+        // they close kills them with an error nobody is listening for. Wait for them first.
+        for (let waited = 0; waited < 5000; waited += 50) {
+          const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await client.query(`drop database if exists ${name} with (force)`);
       } finally {
         await client.end();
