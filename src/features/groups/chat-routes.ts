@@ -46,7 +46,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
   });
 
   /**
-   * Runs before the upgrade: any refusal is a plain HTTP 403 and the socket is never accepted.
+   * Runs before the upgrade: every refusal is a plain HTTP 403 and the socket is never accepted.
    * The route is public only so that the login layer does not answer a handshake with a redirect.
    */
   async function refuseHandshake(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
