@@ -193,6 +193,18 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     await bob.page.getByLabel('Message', { exact: true }).press('Enter');
     await alice.page.locator('.chat-message:not(.own)', { hasText: 'bring bread' }).waitFor();
     await bob.page.locator('.chat-message.own', { hasText: 'bring bread' }).waitFor();
+
+    // A message the server refuses (here: over 2,000 characters, set from script past the
+    // textarea's maxlength) comes back into the box with the reason, instead of being lost.
+    const tooLong = `${'A very long thought. '.repeat(100)}end`;
+    const box = bob.page.getByLabel('Message', { exact: true });
+    await box.evaluate((element, value) => {
+      (element as HTMLTextAreaElement).value = value;
+    }, tooLong);
+    await box.press('Enter');
+    await bob.page.locator('#chat-error', { hasText: 'Your message is back in the box.' }).waitFor();
+    expect(await box.inputValue()).toBe(tooLong);
+    await box.fill('');
     await alice.audit();
     await bob.audit();
     await alice.screenshot('chat');

@@ -18,6 +18,8 @@
   const known = new Set();
   for (const item of log.querySelectorAll('li[data-message-id]')) known.add(Number(item.dataset.messageId));
   let hasOlder = known.size >= PAGE;
+  /** The text of the last message sent and not yet echoed back by the server. */
+  let unconfirmed = null;
   let loadingOlder = false;
   let socket = null;
   let attempts = 0;
@@ -113,8 +115,17 @@
       } catch {
         return;
       }
-      if (frame.type === 'history' || frame.type === 'message') receive(frame);
-      else if (frame.type === 'error') showError(`Not sent: ${frame.error}`);
+      if (frame.type === 'history' || frame.type === 'message') {
+        if (frame.type === 'message' && frame.author === username && frame.content === unconfirmed) unconfirmed = null;
+        receive(frame);
+      } else if (frame.type === 'error') {
+        // Frames are answered in order, so the error is about the last message sent: give its
+        // text back rather than lose it (unless something new has been typed meanwhile).
+        const restored = unconfirmed !== null && input.value === '';
+        if (restored) input.value = unconfirmed;
+        unconfirmed = null;
+        showError(`Not sent: ${frame.error}${restored ? ' Your message is back in the box.' : ''}`);
+      }
     });
     socket.addEventListener('close', async (event) => {
       socket = null;
@@ -178,6 +189,7 @@
       return;
     }
     socket.send(JSON.stringify({ content }));
+    unconfirmed = content;
     input.value = '';
     showError('');
   });
