@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { FormErrors } from '../../platform/views/forms.js';
-import { type ShareOutcome, type SharedUser, changeShare } from '../lists-sharing/sharing.js';
+import { OwnedListService } from '../lists-sharing/owned-list-service.js';
+import type { SharedUser } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 import { type EstimatedTotal, estimatedTotal } from './money.js';
@@ -22,13 +23,11 @@ export interface ShoppingPage {
 
 const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none.'] };
 
-// Every method takes the caller's id and reaches lists only through the repository's
-// visible/owned queries: a list the caller may not read or change is a NotFound, like an absent one.
-export class ShoppingService {
-  private readonly lists: ShoppingRepository;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.lists = new ShoppingRepository(db);
+// Reads go through the repository's visible query, changes through its owned ones (the shared
+// owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
+export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItemInput, ShoppingRepository> {
+  constructor(db: Kysely<Database>) {
+    super(db, (handle) => new ShoppingRepository(handle));
   }
 
   async index(userId: number): Promise<ListSummary[]> {
@@ -49,12 +48,6 @@ export class ShoppingService {
     return { list, items, total: estimatedTotal(items), canEdit, sharedWith };
   }
 
-  async ownedList(userId: number, listId: number): Promise<ShoppingList> {
-    const list = await this.lists.findOwnedList(userId, listId);
-    if (!list) throw new NotFound();
-    return list;
-  }
-
   /** The groups the user may attach a list to. */
   groupChoices(userId: number) {
     return this.lists.groups.listForMember(userId);
@@ -71,44 +64,7 @@ export class ShoppingService {
     return { ok: true, value: listId };
   }
 
-  async delete(userId: number, listId: number): Promise<void> {
-    if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
-  }
-
-  async share(userId: number, listId: number, body: unknown): Promise<ShareOutcome> {
-    const list = await this.ownedList(userId, listId);
-    return changeShare(this.lists.shares, list, body);
-  }
-
-  async addItem(userId: number, listId: number, input: ShoppingItemInput): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const lists = new ShoppingRepository(trx);
-      if (!(await lists.findOwnedList(userId, listId))) throw new NotFound();
-      await lists.insertItem(listId, input);
-      await lists.touchList(listId);
-    });
-  }
-
-  /** Returns the item's list id, to go back to it. */
-  toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.toggleOwnedItem(userId, itemId));
-  }
-
-  deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.deleteOwnedItem(userId, itemId));
-  }
-
   private async mayUseGroup(userId: number, groupId: number | null): Promise<boolean> {
     return groupId === null || this.lists.groups.isMember(groupId, userId);
-  }
-
-  private changeItem(change: (lists: ShoppingRepository) => Promise<number | undefined>): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const lists = new ShoppingRepository(trx);
-      const listId = await change(lists);
-      if (listId === undefined) throw new NotFound();
-      await lists.touchList(listId);
-      return listId;
-    });
   }
 }

@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { NotFound } from '../../errors.js';
+import { type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
+
+/** What the owner's changes need from a list kind's repository: every method is scoped to the owner. */
+export interface OwnedListRepository<List, ItemInput> {
+  readonly shares: SharesRepository;
+  findOwnedList(userId: number, listId: number): Promise<List | undefined>;
+  deleteOwnedList(userId: number, listId: number): Promise<boolean>;
+  insertItem(listId: number, input: ItemInput): Promise<void>;
+  /** The item's list id, or undefined when the user owns no list holding such an item. */
+  toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
+  deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
+  touchList(listId: number): Promise<void>;
+}
+
+/**
+ * The owner's changes, the same for to-do and shopping lists. Every method takes the caller's id
+ * and reaches lists only through owned queries: a list the caller may not change is a NotFound,
+ * like an absent one.
+ */
+export abstract class OwnedListService<
+  List extends { id: number; owner_id: number },
+  ItemInput,
+  Repository extends OwnedListRepository<List, ItemInput>,
+> {
+  protected readonly lists: Repository;
+
+  constructor(
+    protected readonly db: Kysely<Database>,
+    private readonly repository: (db: Kysely<Database>) => Repository,
+  ) {
+    this.lists = repository(db);
+  }
+
+  async ownedList(userId: number, listId: number): Promise<List> {
+    const list = await this.lists.findOwnedList(userId, listId);
+    if (!list) throw new NotFound();
+    return list;
+  }
+
+  async delete(userId: number, listId: number): Promise<void> {
+    if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
+  }
+
+  async share(userId: number, listId: number, body: unknown): Promise<ShareOutcome> {
+    return changeShare(this.lists.shares, await this.ownedList(userId, listId), body);
+  }
+
+  async addItem(userId: number, listId: number, input: ItemInput): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const lists = this.repository(trx);
+      if (!(await lists.findOwnedList(userId, listId))) throw new NotFound();
+      await lists.insertItem(listId, input);
+      await lists.touchList(listId);
+    });
+  }
+
+  /** Returns the item's list id, to go back to it. */
+  toggleItem(userId: number, itemId: number): Promise<number> {
+    return this.changeItem((lists) => lists.toggleOwnedItem(userId, itemId));
+  }
+
+  deleteItem(userId: number, itemId: number): Promise<number> {
+    return this.changeItem((lists) => lists.deleteOwnedItem(userId, itemId));
+  }
+
+  private changeItem(change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const lists = this.repository(trx);
+      const listId = await change(lists);
+      if (listId === undefined) throw new NotFound();
+      await lists.touchList(listId);
+      return listId;
+    });
+  }
+}
