@@ -53,18 +53,19 @@ describe('owner’s changes through the list services', () => {
     const before = await listTablesSnapshot(t.db);
 
     for (const caller of [reader, stranger]) {
-      const attempts = [
-        todo.addItem(caller.id, todoList.id, { text: 'Sneaky', due_date: null }),
-        shopping.addItem(caller.id, shoppingList.id, { name: 'Sneaky', quantity: 1000, unit: '', estimated_price: null }),
-        todo.toggleItem(caller.id, todoItem.id),
-        shopping.toggleItem(caller.id, shoppingItem.id),
-        todo.deleteItem(caller.id, todoItem.id),
-        shopping.deleteItem(caller.id, shoppingItem.id),
-        todo.share(caller.id, todoList.id, { username: stranger.username, action: 'add' }),
-        shopping.delete(caller.id, shoppingList.id),
-        todo.delete(caller.id, todoList.id),
+      // Functions, called one at a time: a promise made early could reject before anyone listens.
+      const attempts: (() => Promise<unknown>)[] = [
+        () => todo.addItem(caller.id, todoList.id, { text: 'Sneaky', due_date: null }),
+        () => shopping.addItem(caller.id, shoppingList.id, { name: 'Sneaky', quantity: 1000, unit: '', estimated_price: null }),
+        () => todo.toggleItem(caller.id, todoItem.id),
+        () => shopping.toggleItem(caller.id, shoppingItem.id),
+        () => todo.deleteItem(caller.id, todoItem.id),
+        () => shopping.deleteItem(caller.id, shoppingItem.id),
+        () => todo.share(caller.id, todoList.id, { username: stranger.username, action: 'add' }),
+        () => shopping.delete(caller.id, shoppingList.id),
+        () => todo.delete(caller.id, todoList.id),
       ];
-      for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(NotFound);
+      for (const attempt of attempts) await expect(attempt()).rejects.toBeInstanceOf(NotFound);
     }
     expect(await listTablesSnapshot(t.db)).toEqual(before);
   });
