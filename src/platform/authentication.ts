@@ -32,6 +32,28 @@ export function loginUrl(next: string): string {
   return `/accounts/login/?next=${encodeURIComponent(next)}`;
 }
 
+const AUTH_HASH_CACHE_SIZE = 1000;
+
+/**
+ * sessionAuthHash of recently seen password hashes: every request checks its session against the
+ * user's current password, and the HMAC would otherwise be computed anew each time.
+ */
+class AuthHashCache {
+  private readonly hashes = new Map<string, string>();
+
+  constructor(private readonly secretKey: string) {}
+
+  of(passwordHash: string): string {
+    let hash = this.hashes.get(passwordHash);
+    if (hash === undefined) {
+      hash = sessionAuthHash(this.secretKey, passwordHash);
+      if (this.hashes.size >= AUTH_HASH_CACHE_SIZE) this.hashes.delete(this.hashes.keys().next().value!);
+      this.hashes.set(passwordHash, hash);
+    }
+    return hash;
+  }
+}
+
 /** Starts a fresh session for the user: a new key (no fixation) and a new CSRF secret. */
 export async function logIn(
   request: FastifyRequest,
@@ -60,18 +82,19 @@ export async function logOut(request: FastifyRequest, reply: FastifyReply, deps:
  */
 export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(async (app, { config, store }) => {
   app.decorateRequest('user', null);
-  app.addHook('preValidation', async (request, reply) => {
+  const authHashes = new AuthHashCache(config.secretKey);
+  const requireLogin = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (request.user || request.is404 || request.routeOptions.config.public) return done();
+    reply.redirect(loginUrl(request.url), 302);
+  };
+  app.addHook('preValidation', (request, reply, done) => {
     const session = request.session;
-    if (session) {
-      const valid = session.user.is_active === 1 && authHashMatches(session.authHash, sessionAuthHash(config.secretKey, session.user.password));
-      if (valid) {
-        request.user = { id: session.user.id, username: session.user.username, email: session.user.email };
-      } else {
-        await store.delete(session.key);
-        request.session = null;
-      }
+    if (!session) return requireLogin(request, reply, done);
+    if (session.user.is_active === 1 && authHashMatches(session.authHash, authHashes.of(session.user.password))) {
+      request.user = { id: session.user.id, username: session.user.username, email: session.user.email };
+      return done();
     }
-    if (request.user || request.is404 || request.routeOptions.config.public) return;
-    return reply.redirect(loginUrl(request.url), 302);
+    request.session = null;
+    store.delete(session.key).then(() => requireLogin(request, reply, done), done);
   });
 }, { name: 'authentication-layer' });

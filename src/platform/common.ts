@@ -35,16 +35,18 @@ export const commonLayer = fp<{ config: Config }>(async (app, { config }) => {
     return found;
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
+  app.addHook('onRequest', (request: FastifyRequest, reply, done) => {
     if (!isAllowedHost(request.headers.host, config.allowedHosts)) {
-      throw new BadRequest(`Invalid Host header: ${JSON.stringify(request.headers.host ?? '')}. Add it to ALLOWED_HOSTS.`);
+      return done(new BadRequest(`Invalid Host header: ${JSON.stringify(request.headers.host ?? '')}. Add it to ALLOWED_HOSTS.`));
     }
-    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return done();
     const [path, query] = splitUrl(request.url);
     // A path starting with // or /\ would redirect off-site ("//evil.example/"): never redirect it.
     if (!path.endsWith('/') && !/^\/[/\\]/.test(path) && routes.find('GET', `${path}/`)) {
-      return reply.redirect(`${path}/${query}`, 301);
+      reply.redirect(`${path}/${query}`, 301);
+      return;
     }
+    done();
   });
 
   app.setNotFoundHandler(async (request) => {

@@ -126,20 +126,21 @@ export const csrfLayer = fp<{ config: Config }>(async (app, { config }) => {
     if (!this.csrfSecret) rotateCsrfSecret(this);
     return maskSecret(this.csrfSecret!);
   });
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const cookie = request.cookies[CSRF_COOKIE];
     request.csrfSecret = cookie && SECRET_PATTERN.test(cookie) ? cookie : null;
+    done();
   });
   // preValidation: after the body is parsed (the token may be a form field), before any handler.
-  app.addHook('preValidation', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     const problem = originProblem(request, config) ?? tokenProblem(request);
-    if (problem) {
-      request.log.warn({ reason: problem }, 'CSRF verification failed');
-      throw new Forbidden(config.production ? 'CSRF verification failed. Request aborted.' : `CSRF verification failed. Request aborted. ${problem}`);
-    }
+    if (!problem) return done();
+    request.log.warn({ reason: problem }, 'CSRF verification failed');
+    done(new Forbidden(config.production ? 'CSRF verification failed. Request aborted.' : `CSRF verification failed. Request aborted. ${problem}`));
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.csrfSecretChanged && request.csrfSecret) setCsrfCookie(reply, config, request.csrfSecret);
+    done(null, payload);
   });
 }, { name: 'csrf-layer' });

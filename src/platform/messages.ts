@@ -64,9 +64,9 @@ export const messagesLayer = fp<{ config: Config }>(async (app, { config }) => {
     current.outgoing = [];
     return messages;
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const current = request.messageState;
-    if (!current) return;
+    if (!current) return done(null, payload);
     const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.production };
     if (current.outgoing.length > 0) {
       const pending = current.shown ? current.outgoing : [...current.incoming, ...current.outgoing];
@@ -74,5 +74,6 @@ export const messagesLayer = fp<{ config: Config }>(async (app, { config }) => {
     } else if (current.shown && current.incoming.length > 0) {
       reply.clearCookie(COOKIE, options);
     }
+    done(null, payload);
   });
 }, { name: 'messages-layer' });
