@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { VNode } from 'preact';
-import { renderToString } from 'preact-render-to-string';
 import type { AuthUser } from '../authentication.js';
 import type { FlashMessage } from '../messages.js';
+import { renderToHtml } from './html.js';
 
 /** What every page needs to know about the request it answers. */
 export interface ViewContext {
@@ -34,7 +34,7 @@ export function viewContext(request: FastifyRequest): ViewContext {
 }
 
 export function renderPage(page: VNode): string {
-  return `<!doctype html>${renderToString(page)}`;
+  return `<!doctype html>${renderToHtml(page)}`;
 }
 
 export const renderDecorator = fp(async (app) => {
