@@ -86,7 +86,7 @@ async function waitUntilServing(url: string, child: ChildProcess): Promise<void>
 /** The real server (`groupnotes serve`) in its own process, on a free port. */
 export async function startApp(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), SECRET_KEY: BENCH_SECRET, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
