@@ -39,6 +39,7 @@ export function renderPage(page: VNode): string {
 
 export const renderDecorator = fp(async (app) => {
   app.decorateReply('render', function (page: VNode, status = 200) {
-    return this.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderPage(page));
+    // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
+    return this.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(Buffer.from(renderPage(page)));
   });
 }, { name: 'render' });
