@@ -14,9 +14,9 @@ function placeholders<P>(): Params<P> {
 }
 
 /**
- * A query that is built and compiled once, then executed with new values: on the hot paths
- * (the session of every request, the notes list) building and compiling the same Kysely query
- * anew cost more than running it. Only for plain scalar values: a placeholder must reach the
+ * A query that is built and compiled once, then executed with new values: on a hot path (the
+ * session lookup of every request) building and compiling the same Kysely query anew cost more
+ * than running it. Only for plain scalar values: a placeholder must reach the
  * compiled parameters as it is (not inside an `in (...)` list, which Kysely expands).
  */
 export class PreparedQuery<P extends Record<string, unknown>, R> {

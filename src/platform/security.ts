@@ -36,7 +36,7 @@ function helmetOptions(config: Config): HelmetOptions {
  * the same on every response, and building helmet's middleware per request (as @fastify/helmet
  * does) cost more than the rest of a small page.
  */
-export function securityHeaders(options: HelmetOptions): Record<string, string> {
+function securityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number) {

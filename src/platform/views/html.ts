@@ -51,28 +51,22 @@ function ruleFor(prop: string, svg: boolean): AttributeRule {
   return rule;
 }
 
+const VDOM_PROPS = new Set(['key', 'ref', '__self', '__source']);
+/** Props whose attribute has another name (React's DOM property names). */
+const RENAMED: Record<string, string> = {
+  htmlFor: 'for',
+  className: 'class',
+  defaultChecked: 'checked',
+  defaultSelected: 'selected',
+  acceptCharset: 'accept-charset',
+  httpEquiv: 'http-equiv',
+};
+
 /** Preact's mapping of prop names to attribute names, worked out once per name. */
 function computeRule(prop: string, svg: boolean): AttributeRule {
-  switch (prop) {
-    case 'key':
-    case 'ref':
-    case '__self':
-    case '__source':
-      return SKIPPED;
-    case 'htmlFor':
-      return { name: 'for', stringify: false };
-    case 'className':
-      return { name: 'class', stringify: false };
-    case 'defaultChecked':
-      return { name: 'checked', stringify: false };
-    case 'defaultSelected':
-      return { name: 'selected', stringify: false };
-    case 'acceptCharset':
-      return { name: 'accept-charset', stringify: false };
-    case 'httpEquiv':
-      return { name: 'http-equiv', stringify: false };
-  }
-  if (UNSAFE_NAME.test(prop)) return SKIPPED;
+  if (VDOM_PROPS.has(prop) || UNSAFE_NAME.test(prop)) return SKIPPED;
+  const renamed = Object.hasOwn(RENAMED, prop) ? RENAMED[prop] : undefined;
+  if (renamed !== undefined) return { name: renamed, stringify: false };
   if (NAMESPACED.test(prop)) return { name: prop.replace(NAMESPACED, '$1:$2').toLowerCase(), stringify: false };
   if (prop[4] === '-' || ENUMERATED.has(prop)) return { name: prop, stringify: true };
   if (svg) {
