@@ -20,6 +20,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * A value that is the same on two reads only if nothing in the database changed in between,
+   * whoever changed it (this process, another worker, another instance, a CLI command); null
+   * where the database cannot tell cheaply (PostgreSQL).
+   */
+  changeToken: (() => string) | null;
   close(): Promise<void>;
 }
 
@@ -85,6 +91,18 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * SQLite counts changes for us: `PRAGMA data_version` moves when another connection (another
+ * worker or process) commits, and total_changes() counts every row this connection inserted,
+ * updated or deleted, foreign-key actions and trigger writes included. Two statements of a few
+ * microseconds, read on the connection the queries use.
+ */
+function sqliteChangeToken(sqlite: SQLite.Database): () => string {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
+  return () => `${String(dataVersion.get())}.${String(totalChanges.get())}`;
+}
+
 function openSqlite(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -94,13 +112,13 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   cacheStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', changeToken: sqliteChangeToken(sqlite), close: () => db.destroy() };
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', changeToken: null, close: () => db.destroy() };
 }
 
 /** Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type. */

@@ -43,26 +43,34 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     const pageParam = first(params.page);
     const page = pageParam === undefined ? 1 : idOr404(pageParam);
     if (page > MAX_PAGE) throw new NotFound();
-    const query: ListQuery = { q: (first(params.q) ?? '').trim().slice(0, MAX_QUERY_LENGTH), archived: first(params.archived) === '1' };
-    // Filters name the caller's own notebook or tag; any other id is the same 404 as a missing one.
+    const q = (first(params.q) ?? '').trim().slice(0, MAX_QUERY_LENGTH);
+    const archived = first(params.archived) === '1';
     const notebookParam = first(params.notebook);
-    if (notebookParam !== undefined && notebookParam !== '') {
-      const notebook = await service.notebooks.findOwned(userId, idOr404(notebookParam));
-      if (!notebook) throw new NotFound();
-      query.notebook = { id: notebook.id, title: notebook.title };
-    }
+    const notebookId = notebookParam === undefined || notebookParam === '' ? undefined : idOr404(notebookParam);
     const tagParam = first(params.tag);
-    if (tagParam !== undefined && tagParam !== '') {
-      const tag = await service.tags.findOwned(userId, idOr404(tagParam));
-      if (!tag) throw new NotFound();
-      query.tag = { id: tag.id, name: tag.name };
-    }
-    const filters = { archived: query.archived, notebookId: query.notebook?.id, tagId: query.tag?.id };
-    const result = query.q
-      ? await service.notes.searchVisiblePage(userId, searchTerms(query.q), filters, page)
-      : await service.notes.listVisiblePage(userId, filters, page);
-    if (page > 1 && result.notes.length === 0) throw new NotFound();
-    return reply.render(NoteListPage({ ctx: viewContext(request), query, result }));
+    const tagId = tagParam === undefined || tagParam === '' ? undefined : idOr404(tagParam);
+    // The page is kept while the database is unchanged (renderCached): everything it is read
+    // from, the filters' notebook and tag included, is read inside build.
+    return reply.renderCached(JSON.stringify([q, archived, notebookId, tagId, page]), async (ctx) => {
+      const query: ListQuery = { q, archived };
+      // Filters name the caller's own notebook or tag; any other id is the same 404 as a missing one.
+      if (notebookId !== undefined) {
+        const notebook = await service.notebooks.findOwned(userId, notebookId);
+        if (!notebook) throw new NotFound();
+        query.notebook = { id: notebook.id, title: notebook.title };
+      }
+      if (tagId !== undefined) {
+        const tag = await service.tags.findOwned(userId, tagId);
+        if (!tag) throw new NotFound();
+        query.tag = { id: tag.id, name: tag.name };
+      }
+      const filters = { archived, notebookId, tagId };
+      const result = q
+        ? await service.notes.searchVisiblePage(userId, searchTerms(q), filters, page)
+        : await service.notes.listVisiblePage(userId, filters, page);
+      if (page > 1 && result.notes.length === 0) throw new NotFound();
+      return NoteListPage({ ctx, query, result });
+    });
   });
 
   app.get('/notes/new/', async (request, reply) => {

@@ -1,9 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { VNode } from 'preact';
 import type { AuthUser } from '../authentication.js';
 import type { FlashMessage } from '../messages.js';
 import { renderToHtml } from './html.js';
+import { PageCache } from './page-cache.js';
 
 /** What every page needs to know about the request it answers. */
 export interface ViewContext {
@@ -18,6 +19,13 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Sends a page: JSX rendered to HTML, every interpolated value escaped. */
     render(page: VNode, status?: number): FastifyReply;
+    /**
+     * Sends the page `build` makes, or the same page kept from an earlier request while the
+     * database has not changed since (see PageCache). `key` names everything the page depends on
+     * besides the database, the user and the path: the parsed query, for instance. For GET pages
+     * that only read.
+     */
+    renderCached(key: string, build: (ctx: ViewContext) => Promise<VNode>): Promise<FastifyReply>;
   }
 }
 
@@ -37,9 +45,26 @@ export function renderPage(page: VNode): string {
   return `<!doctype html>${renderToHtml(page)}`;
 }
 
-export const renderDecorator = fp(async (app) => {
+function sendPage(reply: FastifyReply, bytes: Buffer, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(bytes);
+}
+
+export const renderDecorator = fp<{ changeToken: (() => string) | null }>(async (app, { changeToken }) => {
+  const cache = changeToken ? new PageCache(changeToken) : null;
   app.decorateReply('render', function (page: VNode, status = 200) {
     // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
-    return this.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(Buffer.from(renderPage(page)));
+    return sendPage(this, Buffer.from(renderPage(page)), status);
+  });
+  app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>) {
+    const request = this.request;
+    const ctx = viewContext(request);
+    const messages = ctx.takeMessages();
+    if (!cache || messages.length > 0) return sendPage(this, Buffer.from(renderPage(await build({ ...ctx, takeMessages: () => messages }))));
+    const fullKey = `${request.user?.id ?? ''}\0${request.user?.username ?? ''}\0${ctx.path}\0${key}`;
+    const token = cache.token();
+    const kept = cache.get(fullKey, token, ctx.csrfToken);
+    if (kept) return sendPage(this, kept);
+    const page = await build({ ...ctx, csrfToken: () => cache.placeholder, takeMessages: () => [] });
+    return sendPage(this, cache.put(fullKey, token, renderPage(page), ctx.csrfToken));
   });
 }, { name: 'render' });

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase } from './database.js';
+import { migrateToLatest } from './migrate.js';
+
+// The page cache trusts this token to move on every change (platform/views/page-cache.ts).
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sqliteFile(): Promise<{ url: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'groupnotes-token-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return { url: `sqlite:${join(dir, 'db.sqlite3')}` };
+}
+
+function open(url: string): DatabaseHandle {
+  const handle = openDatabase(url);
+  cleanups.push(() => handle.close());
+  return handle;
+}
+
+async function addUser(handle: DatabaseHandle, username: string) {
+  return handle.db.insertInto('users').values({ username, email: '', password: 'x', date_joined: 0 }).returning('id').executeTakeFirstOrThrow();
+}
+
+describe('SQLite change token', () => {
+  it('stays the same while the database is only read', async () => {
+    const { url } = await sqliteFile();
+    const handle = open(url);
+    await migrateToLatest(handle.db);
+    const before = handle.changeToken!();
+    await handle.db.selectFrom('users').selectAll().execute();
+    expect(handle.changeToken!()).toBe(before);
+  });
+
+  it('moves when this connection writes, foreign-key actions included', async () => {
+    const { url } = await sqliteFile();
+    const handle = open(url);
+    await migrateToLatest(handle.db);
+    const before = handle.changeToken!();
+    const user = await addUser(handle, 'alice');
+    const afterInsert = handle.changeToken!();
+    expect(afterInsert).not.toBe(before);
+    await handle.db.deleteFrom('users').where('id', '=', user.id).execute();
+    expect(handle.changeToken!()).not.toBe(afterInsert);
+  });
+
+  it('moves when another connection (another worker or process) commits', async () => {
+    const { url } = await sqliteFile();
+    const handle = open(url);
+    await migrateToLatest(handle.db);
+    const other = open(url);
+    const before = handle.changeToken!();
+    await addUser(other, 'bob');
+    expect(handle.changeToken!()).not.toBe(before);
+  });
+
+  it('is not offered for PostgreSQL, where pages are always rendered', () => {
+    const handle = openDatabase('postgres://postgres@127.0.0.1:5432/unused');
+    cleanups.push(() => handle.close());
+    expect(handle.changeToken).toBeNull();
+  });
+});

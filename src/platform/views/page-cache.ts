@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+
+/** A page as bytes, with where the CSRF token goes in each copy sent. */
+interface CachedPage {
+  token: string;
+  bytes: Buffer;
+  csrfOffsets: number[];
+}
+
+/** Per process: with two workers, at most 64 MiB of a machine's memory go to kept pages. */
+const DEFAULT_BUDGET_BYTES = 32 * 1024 * 1024;
+const MAX_PAGE_BYTES = 256 * 1024;
+
+/**
+ * Rendered pages kept in this process. A page is served again only while the database is as it
+ * was when the page's data was read: the database's change token, read *before* the page's
+ * queries, must be the same. A change anywhere (any user, any worker, any instance on the same
+ * file) therefore drops every kept page at its next use; the cache can be coarse but never
+ * stale, and so it needs no invalidation code in the features.
+ *
+ * What a page shows besides the database is either in the key (the user, the path, the query)
+ * or spliced into each copy (the CSRF token, masked anew per response as Django does). Pages
+ * showing flash messages are never kept. Least recently used pages go first when the kept bytes
+ * would pass the budget.
+ */
+export class PageCache {
+  /** Stands in for the CSRF token while a page is rendered: as long as a masked token, unguessable. */
+  readonly placeholder = randomBytes(32).toString('hex');
+  private readonly placeholderBytes = Buffer.from(this.placeholder, 'latin1');
+  private readonly pages = new Map<string, CachedPage>();
+  private keptBytes = 0;
+
+  constructor(
+    private readonly changeToken: () => string,
+    private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
+  ) {}
+
+  /** Read before the queries of a page that may be kept. */
+  token(): string {
+    return this.changeToken();
+  }
+
+  /** The kept page for `key` if it was read under `token`, as bytes carrying `csrfToken()`. */
+  get(key: string, token: string, csrfToken: () => string): Buffer | undefined {
+    const page = this.pages.get(key);
+    if (!page) return undefined;
+    this.pages.delete(key);
+    if (page.token !== token) {
+      this.keptBytes -= page.bytes.length;
+      return undefined;
+    }
+    this.pages.set(key, page);
+    return this.withToken(page, csrfToken);
+  }
+
+  /** Keeps `html` (rendered with the placeholder for the token) and returns its bytes to send. */
+  put(key: string, token: string, html: string, csrfToken: () => string): Buffer {
+    const bytes = Buffer.from(html);
+    const page: CachedPage = { token, bytes, csrfOffsets: [] };
+    for (let at = bytes.indexOf(this.placeholderBytes); at !== -1; at = bytes.indexOf(this.placeholderBytes, at + this.placeholderBytes.length)) {
+      page.csrfOffsets.push(at);
+    }
+    if (bytes.length <= MAX_PAGE_BYTES) this.keep(key, page);
+    return this.withToken(page, csrfToken);
+  }
+
+  private keep(key: string, page: CachedPage): void {
+    const replaced = this.pages.get(key);
+    if (replaced) {
+      this.pages.delete(key);
+      this.keptBytes -= replaced.bytes.length;
+    }
+    for (const [oldest, old] of this.pages) {
+      if (this.keptBytes + page.bytes.length <= this.budgetBytes) break;
+      this.pages.delete(oldest);
+      this.keptBytes -= old.bytes.length;
+    }
+    this.pages.set(key, page);
+    this.keptBytes += page.bytes.length;
+  }
+
+  private withToken(page: CachedPage, csrfToken: () => string): Buffer {
+    if (page.csrfOffsets.length === 0) return page.bytes;
+    const token = csrfToken();
+    if (token.length !== this.placeholder.length) throw new Error('a CSRF token must be as long as the placeholder it replaces');
+    const copy = Buffer.from(page.bytes);
+    for (const offset of page.csrfOffsets) copy.write(token, offset, 'latin1');
+    return copy;
+  }
+}
