@@ -83,7 +83,9 @@ export class PageCache {
     if (page.csrfOffsets.length === 0) return page.bytes;
     const token = csrfToken();
     if (token.length !== this.placeholder.length) throw new Error('a CSRF token must be as long as the placeholder it replaces');
-    const copy = Buffer.from(page.bytes);
+    // Not Buffer.from(bytes): that zero-fills a new buffer before copying into it.
+    const copy = Buffer.allocUnsafe(page.bytes.length);
+    page.bytes.copy(copy);
     for (const offset of page.csrfOffsets) copy.write(token, offset, 'latin1');
     return copy;
   }
