@@ -128,6 +128,56 @@ export async function measure(
   };
 }
 
+/**
+ * Open-loop latency probe: one GET every `1000 / rate` ms on kept-alive connections, whether or
+ * not earlier answers are back, each timed from its send (autocannon's rate limit sends in bursts,
+ * and its bursts were in the figure).
+ */
+export async function probe(url: string, { rate = 100, seconds = 12, headers = {} }: { rate?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<Measurement> {
+  const { Agent, get } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    let answered = 0;
+    const total = rate * seconds;
+    const done = () => {
+      answered++;
+      if (answered === total) resolve();
+    };
+    const send = () => {
+      const at = performance.now();
+      get(url, { agent, headers }, (response) => {
+        if (response.statusCode! < 200 || response.statusCode! >= 300) non2xx++;
+        response.resume();
+        response.on('end', () => {
+          latencies.push(performance.now() - at);
+          done();
+        });
+      }).on('error', () => {
+        errors++;
+        done();
+      });
+    };
+    const tick = () => {
+      // Catch up on the schedule rather than drift: timers fire late under load.
+      while (sent < total && sent <= ((performance.now() - started) * rate) / 1000) {
+        sent++;
+        send();
+      }
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  return { rps: latencies.length / ((performance.now() - started) / 1000), p50: at(0.5), p99: at(0.99), errors, non2xx };
+}
+
 export function formatRow(label: string, m: Measurement): string {
   const problems = m.errors || m.non2xx ? `  (${m.errors} errors, ${m.non2xx} non-2xx)` : '';
   return `  ${label.padEnd(44)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(1).padStart(5)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms${problems}`;

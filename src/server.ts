@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/drain.js';
+import { hashPool } from './platform/hash-pool.js';
 import { sweepExpired } from './platform/maintenance.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -30,6 +31,7 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
   const database = openDatabase(config.databaseUrl);
   if (migrate) await migrateToLatest(database.db);
   const app = await buildApp(config, { database });
+  await hashPool.warm();
   await app.listen({ host: config.host, port: config.port });
 
   const sweep = setInterval(() => {

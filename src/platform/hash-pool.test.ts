@@ -26,4 +26,20 @@ describe('hash pool', () => {
       await pool.close();
     }
   });
+
+  it('starts all its threads when warmed, once, and still hashes with them', async () => {
+    const pool = new HashPool(2);
+    try {
+      expect(pool.threads).toBe(0);
+      await pool.warm();
+      expect(pool.threads).toBe(2);
+      await pool.warm();
+      expect(pool.threads).toBe(2);
+      const hash = await pool.pbkdf2('pw', 'salt', 1000);
+      expect(hash.equals(pbkdf2Sync('pw', 'salt', 1000, 32, 'sha256'))).toBe(true);
+      expect(pool.threads).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
 });

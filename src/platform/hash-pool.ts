@@ -49,6 +49,25 @@ export class HashPool {
     });
   }
 
+  /** Threads running now. */
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  /**
+   * Starts every thread now (a server calls this before it listens): starting a thread blocks
+   * the event loop for milliseconds, which the first logins would otherwise add to every page
+   * being served at that moment.
+   */
+  async warm(): Promise<void> {
+    const started: Promise<unknown>[] = [];
+    for (let slot = this.spawn(); slot; slot = this.spawn()) {
+      slot.worker.unref();
+      started.push(new Promise((resolve) => slot!.worker.once('online', resolve)));
+    }
+    await Promise.all(started);
+  }
+
   private dispatch(): void {
     while (this.queue.length > 0) {
       const slot = this.slots.find((candidate) => candidate.job === null) ?? this.spawn();
