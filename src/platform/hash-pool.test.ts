@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HashPool } from './hash-pool.js';
@@ -41,5 +42,14 @@ describe('hash pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('keeps a process with nothing else to do alive until its threads are up, then lets it exit', () => {
+    const source = `import { HashPool } from ${JSON.stringify(new URL('./hash-pool.ts', import.meta.url).pathname)};
+      const pool = new HashPool(2);
+      await pool.warm();
+      console.log(pool.threads);`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8', timeout: 20_000 });
+    expect(out.trim()).toBe('2');
   });
 });

@@ -61,9 +61,16 @@ export class HashPool {
    */
   async warm(): Promise<void> {
     const started: Promise<unknown>[] = [];
-    for (let slot = this.spawn(); slot; slot = this.spawn()) {
-      slot.worker.unref();
-      started.push(new Promise((resolve) => slot!.worker.once('online', resolve)));
+    for (let slot = this.spawn(); slot !== null; slot = this.spawn()) {
+      const current = slot;
+      const { worker } = current;
+      // Referenced until it runs: an unreferenced thread would let a process with nothing else
+      // to do exit before the thread is up.
+      started.push(
+        new Promise((resolve) => worker.once('online', resolve)).then(() => {
+          if (current.job === null) worker.unref();
+        }),
+      );
     }
     await Promise.all(started);
   }
