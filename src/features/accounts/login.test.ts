@@ -194,6 +194,16 @@ describe('the next parameter', () => {
     const evil = await new TestBrowser(t.app).get('/accounts/login/?next=%2F%2Fevil.example');
     expect(evil.body).not.toContain('evil.example');
   });
+
+  it('gives every visitor the form with their own next, however often the page was shown before', async () => {
+    const browser = new TestBrowser(t.app);
+    for (const next of ['/groups/', '/tags/', '/groups/']) {
+      const response = await browser.get(`/accounts/login/?next=${encodeURIComponent(next)}`);
+      expect(response.body).toContain(`name="next" value="${next}"`);
+    }
+    const plain = await browser.get('/accounts/login/');
+    expect(plain.body).not.toContain('name="next" value="/');
+  });
 });
 
 describe('hash upgrade', () => {

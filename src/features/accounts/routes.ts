@@ -25,8 +25,10 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     );
 
   app.get('/accounts/login/', publicRoute, async (request, reply) => {
-    if (request.user) return reply.redirect(safeNextPath((request.query as { next?: string }).next, AFTER_LOGIN), 302);
-    return showLogin(request, reply, 200);
+    const next = (request.query as { next?: string }).next;
+    if (request.user) return reply.redirect(safeNextPath(next, AFTER_LOGIN), 302);
+    const kept = safeNextPath(next, '');
+    return reply.renderCached(kept, async (ctx) => LoginPage({ ctx, next: kept, allowSignup: config.allowSignup }));
   });
 
   app.post('/accounts/login/', publicRoute, async (request, reply) => {
@@ -72,7 +74,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect(AFTER_LOGIN, 302);
   });
 
-  app.get('/accounts/password_change/', async (request, reply) => reply.render(PasswordChangePage({ ctx: viewContext(request) })));
+  app.get('/accounts/password_change/', async (_request, reply) => reply.renderCached('', async (ctx) => PasswordChangePage({ ctx })));
 
   app.post('/accounts/password_change/', async (request, reply) => {
     const form = parseForm(passwordChangeForm, request.body);
