@@ -50,6 +50,12 @@ export async function run(): Promise<void> {
     console.log('\n## Accounts: pages against bare node:http (32 connections, 10 s each)');
     await compareWithBare('GET /accounts/login/', app, '/accounts/login/', {}, dir);
     await compareWithBare('GET /accounts/password_change/ (authenticated)', app, '/accounts/password_change/', { cookie }, dir);
+    const uncached = await startApp({ DATABASE_URL: databaseUrl, PBKDF2_ITERATIONS: String(ITERATIONS), PAGE_CACHE_MB: '0' });
+    try {
+      await compareWithBare('GET /accounts/password_change/, page cache off', uncached, '/accounts/password_change/', { cookie }, dir);
+    } finally {
+      await uncached.stop();
+    }
 
     console.log('\n## Login storm: 32 concurrent logins at 1,000,000 PBKDF2 iterations');
     // This VM's CPU speed wanders by a fifth from minute to minute: the raw rate is taken before

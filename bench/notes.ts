@@ -79,18 +79,27 @@ export async function run(): Promise<void> {
       const started = Date.now();
       const username = await seedNotes(databaseUrl, scenario.visible);
       console.log(`  seeded ${scenario.visible * 1.5} notes, ${scenario.visible} visible to "${username}", in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      const app = await startApp({ DATABASE_URL: databaseUrl, PBKDF2_ITERATIONS: String(BENCH_ITERATIONS) });
-      try {
-        const cookie = await login(app.url, username);
-        for (const page of scenario.pages) results.set(page.path + scenario.visible, (await compare(app, page, cookie, dir)).ours);
-      } finally {
-        await app.stop();
+      // Each page twice: as served (kept pages answer while nothing changes), then with the page
+      // cache off, which is what every request costs while the database keeps changing.
+      for (const cache of ['on', 'off'] as const) {
+        const app = await startApp({ DATABASE_URL: databaseUrl, PBKDF2_ITERATIONS: String(BENCH_ITERATIONS), ...(cache === 'off' ? { PAGE_CACHE_MB: '0' } : {}) });
+        try {
+          const cookie = await login(app.url, username);
+          for (const page of scenario.pages) {
+            const label = cache === 'on' ? page.label : `${page.label}, page cache off`;
+            results.set(`${cache} ${page.path} ${scenario.visible}`, (await compare(app, { ...page, label }, cookie, dir)).ours);
+          }
+        } finally {
+          await app.stop();
+        }
       }
     }
   } finally {
     cleanup();
   }
-  const small = results.get('/notes/1000')!.rps;
-  const ratio = (key: string) => (small / results.get(key)!.rps).toFixed(2);
-  console.log(`  time per request relative to the 1,000-note list: 100,000 visible ${ratio('/notes/100000')}x, its 20th page ${ratio('/notes/?page=20100000')}x`);
+  for (const cache of ['on', 'off']) {
+    const small = results.get(`${cache} /notes/ 1000`)!.rps;
+    const ratio = (path: string) => (small / results.get(`${cache} ${path} 100000`)!.rps).toFixed(2);
+    console.log(`  time per request relative to the 1,000-note list, page cache ${cache}: 100,000 visible ${ratio('/notes/')}x, its 20th page ${ratio('/notes/?page=20')}x`);
+  }
 }

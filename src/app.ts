@@ -76,7 +76,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(requestLog);
   await app.register(drainOnClose);
-  await app.register(renderDecorator, { changeToken: database.changeToken });
+  await app.register(renderDecorator, { changeToken: config.pageCacheBytes > 0 ? database.changeToken : null, budgetBytes: config.pageCacheBytes });
   installErrorHandler(app, config);
 
   // The request chain, in SPEC.md section 5.9's order.

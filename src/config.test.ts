@@ -23,6 +23,7 @@ describe('configuration', () => {
       chatRatePerSecond: 10,
       logLevel: 'info',
       webConcurrency: availableParallelism(),
+      pageCacheBytes: 32 * 1024 * 1024,
     });
   });
 
@@ -39,6 +40,7 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
     [{ CSRF_TRUSTED_ORIGINS: 'tunnel.example' }, 'CSRF_TRUSTED_ORIGINS entries must look like'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ PAGE_CACHE_MB: '-1' }, 'PAGE_CACHE_MB must be a whole number from 0 to 4096 (got "-1")'],
     [{ SECRET_KEY: 'short' }, 'SECRET_KEY must be at least 32 characters'],
     [{ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(40) }, 'ALLOWED_HOSTS must be set when NODE_ENV=production'],
   ])('refuses %j with a clear message', (env, message) => {

@@ -38,6 +38,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** HTTP worker processes of `serve` (cluster); one per core by default. */
   webConcurrency: number;
+  /** Memory each worker may give to rendered pages kept while the database is unchanged (SQLite); 0 turns it off. */
+  pageCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -145,5 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1, availableParallelism() * 4),
+    pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
   };
 }

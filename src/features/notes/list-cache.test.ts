@@ -102,3 +102,18 @@ describe('what a kept page carries besides the database', () => {
     expect((await browser.get('/notes/?notebook=999999')).statusCode).toBe(404);
   });
 });
+
+describe('with the page cache turned off (PAGE_CACHE_MB=0)', () => {
+  it('still serves every list fresh', async () => {
+    const uncached = await buildTestApp({ PAGE_CACHE_MB: '0' });
+    try {
+      const { user, browser } = await loggedIn(uncached);
+      await createNote(uncached.db, user, { title: 'one', updated_at: 1_000 });
+      expect(await titles(browser)).toEqual(['one']);
+      await createNote(uncached.db, user, { title: 'two', updated_at: 2_000 });
+      expect(await titles(browser)).toEqual(['two', 'one']);
+    } finally {
+      await uncached.close();
+    }
+  });
+});

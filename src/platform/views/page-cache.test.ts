@@ -5,7 +5,7 @@ const TOKEN_A = 'a'.repeat(64);
 const TOKEN_B = 'b'.repeat(64);
 
 function cacheAt(version: { value: string }) {
-  return new PageCache(() => version.value);
+  return new PageCache(() => version.value, 32 * 1024 * 1024);
 }
 
 describe('PageCache', () => {

@@ -7,8 +7,6 @@ interface CachedPage {
   csrfOffsets: number[];
 }
 
-/** Per process: with two workers, at most 64 MiB of a machine's memory go to kept pages. */
-const DEFAULT_BUDGET_BYTES = 32 * 1024 * 1024;
 const MAX_PAGE_BYTES = 256 * 1024;
 
 /**
@@ -32,7 +30,8 @@ export class PageCache {
 
   constructor(
     private readonly changeToken: () => string,
-    private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
+    /** PAGE_CACHE_MB, per process. */
+    private readonly budgetBytes: number,
   ) {}
 
   /** Read before the queries of a page that may be kept. */

@@ -49,8 +49,8 @@ function sendPage(reply: FastifyReply, bytes: Buffer, status = 200): FastifyRepl
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(bytes);
 }
 
-export const renderDecorator = fp<{ changeToken: (() => string) | null }>(async (app, { changeToken }) => {
-  const cache = changeToken ? new PageCache(changeToken) : null;
+export const renderDecorator = fp<{ changeToken: (() => string) | null; budgetBytes: number }>(async (app, { changeToken, budgetBytes }) => {
+  const cache = changeToken ? new PageCache(changeToken, budgetBytes) : null;
   app.decorateReply('render', function (page: VNode, status = 200) {
     // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
     return sendPage(this, Buffer.from(renderPage(page)), status);
