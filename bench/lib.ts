@@ -174,8 +174,8 @@ export async function probe(url: string, { rate = 100, seconds = 12, headers = {
   });
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-  return { rps: latencies.length / ((performance.now() - started) / 1000), p50: at(0.5), p99: at(0.99), errors, non2xx };
+  const percentile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  return { rps: latencies.length / ((performance.now() - started) / 1000), p50: percentile(0.5), p99: percentile(0.99), errors, non2xx };
 }
 
 export function formatRow(label: string, m: Measurement): string {

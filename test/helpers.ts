@@ -32,13 +32,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a database of its own, migrated. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real app on a database of its own, migrated. `observe` may wrap the database handle the app
+ * is given (to count what the app asks of it); the test still gets the real one.
+ */
+export async function buildTestApp(env: Record<string, string> = {}, observe?: (database: DatabaseHandle) => DatabaseHandle): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = testConfig({ ...env, DATABASE_URL: testDb.url });
   const database = openDatabase(config.databaseUrl, { poolSize: 4 });
   await migrateToLatest(database.db);
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database: observe ? observe(database) : database });
   await app.ready();
   return {
     app,

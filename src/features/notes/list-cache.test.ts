@@ -104,16 +104,29 @@ describe('what a kept page carries besides the database', () => {
 });
 
 describe('with the page cache turned off (PAGE_CACHE_MB=0)', () => {
-  it('still serves every list fresh', async () => {
-    const uncached = await buildTestApp({ PAGE_CACHE_MB: '0' });
+  /** Serves the list twice around a new note; returns how often the app read the change token. */
+  async function listTwiceCountingTokenReads(env: Record<string, string>): Promise<{ reads: number; dialect: string }> {
+    let reads = 0;
+    const counted = await buildTestApp(env, (database) => {
+      const { changeToken } = database;
+      return { ...database, changeToken: changeToken && (() => (reads++, changeToken())) };
+    });
     try {
-      const { user, browser } = await loggedIn(uncached);
-      await createNote(uncached.db, user, { title: 'one', updated_at: 1_000 });
+      const { user, browser } = await loggedIn(counted);
+      await createNote(counted.db, user, { title: 'one', updated_at: 1_000 });
       expect(await titles(browser)).toEqual(['one']);
-      await createNote(uncached.db, user, { title: 'two', updated_at: 2_000 });
+      await createNote(counted.db, user, { title: 'two', updated_at: 2_000 });
       expect(await titles(browser)).toEqual(['two', 'one']);
+      return { reads, dialect: counted.database.dialect };
     } finally {
-      await uncached.close();
+      await counted.close();
     }
+  }
+
+  it('consults the change token when on (SQLite), never when off, and serves every list fresh', async () => {
+    const on = await listTwiceCountingTokenReads({});
+    expect(on.reads > 0).toBe(on.dialect === 'sqlite');
+    const off = await listTwiceCountingTokenReads({ PAGE_CACHE_MB: '0' });
+    expect(off.reads).toBe(0);
   });
 });
