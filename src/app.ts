@@ -15,6 +15,7 @@ import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/authentication.js';
+import { changeTokenDecorator } from './platform/change-token.js';
 import { commonLayer } from './platform/common.js';
 import { csrfLayer } from './platform/csrf.js';
 import { drainOnClose } from './platform/drain.js';
@@ -76,7 +77,10 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(requestLog);
   await app.register(drainOnClose);
-  await app.register(renderDecorator, { changeToken: config.pageCacheBytes > 0 ? database.changeToken : null, budgetBytes: config.pageCacheBytes });
+  // Reads kept while the database is unchanged (sessions, pages): SQLite only, PAGE_CACHE_MB > 0.
+  const changeToken = config.pageCacheBytes > 0 ? database.changeToken : null;
+  await app.register(changeTokenDecorator, { read: changeToken });
+  await app.register(renderDecorator, { budgetBytes: config.pageCacheBytes });
   installErrorHandler(app, config);
 
   // The request chain, in SPEC.md section 5.9's order.

@@ -12,6 +12,8 @@ const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_PATTERN = /^[a-z0-9]{32}$/;
 /** last_seen is refreshed at most this often, so a busy session is not one write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** Sessions kept in memory per process while the database is unchanged (see load). */
+const KEPT_SESSIONS = 10_000;
 
 export interface SessionUser {
   id: number;
@@ -58,8 +60,16 @@ export function authHashMatches(expected: string, actual: string): boolean {
 /** Hears the keys of sessions that ended (logout, password change...), so live sockets can close. */
 export type SessionsEndedListener = (sessionKeys: string[]) => void;
 
+interface KeptSession {
+  token: string;
+  session: LoadedSession;
+  lastSeen: number;
+}
+
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
+  private readonly kept = new Map<string, KeptSession>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
@@ -91,21 +101,44 @@ export class SessionStore {
       .where('sessions.expire_date', '>', params.now),
   );
 
-  async load(key: string, now = Date.now()): Promise<LoadedSession | null> {
+  /**
+   * The live session named `key`, with its user. With `changeToken` (the database's change token,
+   * read before this call: request.changeToken()), a session read under the same token is
+   * answered from memory: the token moves with every write anywhere (a logout, a password change,
+   * a deactivated user, another worker's or process's commit), so a kept session is never older
+   * than the database. Its expiry and last_seen are still checked against `now`.
+   */
+  async load(key: string, now = Date.now(), changeToken: string | null = null): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
+    const kept = changeToken === null ? undefined : this.kept.get(key);
+    if (kept && kept.token === changeToken && kept.session.expireDate > now && now - kept.lastSeen <= TOUCH_INTERVAL_MS) return kept.session;
     const row = await this.loadQuery.executeTakeFirst(this.db, { key, now });
-    if (!row) return null;
-    if (now - row.last_seen > TOUCH_INTERVAL_MS) {
+    if (!row) {
+      this.kept.delete(key);
+      return null;
+    }
+    let lastSeen = row.last_seen;
+    if (now - lastSeen > TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
+      lastSeen = now;
     }
     const data = JSON.parse(row.session_data) as SessionData;
     const { id, username, email, password, is_active } = row;
-    return {
+    // Frozen: one kept object answers many requests.
+    const session: LoadedSession = Object.freeze({
       key: row.session_key,
       authHash: data._auth_user_hash,
       expireDate: row.expire_date,
-      user: { id, username, email, password, is_active },
-    };
+      user: Object.freeze({ id, username, email, password, is_active }),
+    });
+    if (changeToken !== null) this.keep(key, { token: changeToken, session, lastSeen });
+    return session;
+  }
+
+  private keep(key: string, entry: KeptSession): void {
+    this.kept.delete(key);
+    if (this.kept.size >= KEPT_SESSIONS) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, entry);
   }
 
   async create(userId: number, authHash: string, userAgent: string, now = Date.now()): Promise<{ key: string; expireDate: number }> {
@@ -199,6 +232,7 @@ export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) =
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config.sessionless) return;
     const key = request.cookies[SESSION_COOKIE];
-    request.session = key ? await store.load(key) : null;
+    // The change token is read here, before any query of the request (see change-token.ts).
+    request.session = key ? await store.load(key, Date.now(), request.changeToken()) : null;
   });
 }, { name: 'session-layer' });

@@ -4,33 +4,30 @@ import { PageCache } from './page-cache.js';
 const TOKEN_A = 'a'.repeat(64);
 const TOKEN_B = 'b'.repeat(64);
 
-function cacheAt(version: { value: string }) {
-  return new PageCache(() => version.value, 32 * 1024 * 1024);
+function cacheAt() {
+  return new PageCache(32 * 1024 * 1024);
 }
 
 describe('PageCache', () => {
   it('serves a kept page again while the change token is the same, with the CSRF token spliced in', () => {
-    const version = { value: '1' };
-    const cache = cacheAt(version);
+    const cache = cacheAt();
     const html = `<form><input value="${cache.placeholder}"></form><form><input value="${cache.placeholder}"></form>`;
-    const first = cache.put('key', cache.token(), html, () => TOKEN_A);
+    const first = cache.put('key', '1', html, () => TOKEN_A);
     expect(first.toString()).toBe(`<form><input value="${TOKEN_A}"></form><form><input value="${TOKEN_A}"></form>`);
-    const again = cache.get('key', cache.token(), () => TOKEN_B);
+    const again = cache.get('key', '1', () => TOKEN_B);
     expect(again?.toString()).toBe(`<form><input value="${TOKEN_B}"></form><form><input value="${TOKEN_B}"></form>`);
   });
 
   it('drops a page once the database changed, even if it is asked for under the old token later', () => {
-    const version = { value: '1' };
-    const cache = cacheAt(version);
-    cache.put('key', cache.token(), '<p>old</p>', () => TOKEN_A);
+    const cache = cacheAt();
+    cache.put('key', '1', '<p>old</p>', () => TOKEN_A);
     expect(cache.get('key', '1', () => TOKEN_A)?.toString()).toBe('<p>old</p>');
-    version.value = '2';
-    expect(cache.get('key', cache.token(), () => TOKEN_A)).toBeUndefined();
+    expect(cache.get('key', '2', () => TOKEN_A)).toBeUndefined();
     expect(cache.get('key', '1', () => TOKEN_A)).toBeUndefined();
   });
 
   it('keeps pages apart by key', () => {
-    const cache = cacheAt({ value: '1' });
+    const cache = cacheAt();
     cache.put('alice', '1', '<p>alice</p>', () => TOKEN_A);
     cache.put('bob', '1', '<p>bob</p>', () => TOKEN_A);
     expect(cache.get('alice', '1', () => TOKEN_A)?.toString()).toBe('<p>alice</p>');
@@ -39,7 +36,7 @@ describe('PageCache', () => {
   });
 
   it('keeps pages within its byte budget, the least recently used going first', () => {
-    const cache = new PageCache(() => '1', 1000);
+    const cache = new PageCache(1000);
     const page = (i: number) => `<p>${String(i).padStart(3, '0')}${'x'.repeat(90)}</p>`; // 100 bytes
     for (let i = 0; i < 10; i += 1) cache.put(`page${i}`, '1', page(i), () => TOKEN_A);
     expect(cache.get('page0', '1', () => TOKEN_A)?.toString()).toBe(page(0)); // now the most recently used
@@ -51,7 +48,7 @@ describe('PageCache', () => {
   });
 
   it('counts a page put again under the same key once', () => {
-    const cache = new PageCache(() => '1', 250);
+    const cache = new PageCache(250);
     const page = `<p>${'x'.repeat(93)}</p>`;
     cache.put('a', '1', page, () => TOKEN_A);
     cache.put('b', '1', page, () => TOKEN_A);
@@ -61,14 +58,14 @@ describe('PageCache', () => {
   });
 
   it('sends a page over 256 KiB but does not keep it', () => {
-    const cache = cacheAt({ value: '1' });
+    const cache = cacheAt();
     const big = `<p>${'x'.repeat(300 * 1024)}</p>`;
     expect(cache.put('big', '1', big, () => TOKEN_A).length).toBe(big.length);
     expect(cache.get('big', '1', () => TOKEN_A)).toBeUndefined();
   });
 
   it('refuses a CSRF token whose length differs from the placeholder (it would corrupt the page)', () => {
-    const cache = cacheAt({ value: '1' });
+    const cache = cacheAt();
     expect(() => cache.put('key', '1', `<i>${cache.placeholder}</i>`, () => 'short')).toThrow(/as long as the placeholder/);
   });
 });

@@ -29,17 +29,14 @@ export class PageCache {
   private keptBytes = 0;
 
   constructor(
-    private readonly changeToken: () => string,
     /** PAGE_CACHE_MB, per process. */
     private readonly budgetBytes: number,
   ) {}
 
-  /** Read before the queries of a page that may be kept. */
-  token(): string {
-    return this.changeToken();
-  }
-
-  /** The kept page for `key` if it was read under `token`, as bytes carrying `csrfToken()`. */
+  /**
+   * The kept page for `key` if it was read under `token` (the change token read before the
+   * page's queries: request.changeToken()), as bytes carrying `csrfToken()`.
+   */
   get(key: string, token: string, csrfToken: () => string): Buffer | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;

@@ -49,8 +49,8 @@ function sendPage(reply: FastifyReply, bytes: Buffer, status = 200): FastifyRepl
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(bytes);
 }
 
-export const renderDecorator = fp<{ changeToken: (() => string) | null; budgetBytes: number }>(async (app, { changeToken, budgetBytes }) => {
-  const cache = changeToken ? new PageCache(changeToken, budgetBytes) : null;
+export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetBytes }) => {
+  const cache = budgetBytes > 0 ? new PageCache(budgetBytes) : null;
   app.decorateReply('render', function (page: VNode, status = 200) {
     // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
     return sendPage(this, Buffer.from(renderPage(page)), status);
@@ -59,9 +59,9 @@ export const renderDecorator = fp<{ changeToken: (() => string) | null; budgetBy
     const request = this.request;
     const ctx = viewContext(request);
     const messages = ctx.takeMessages();
-    if (!cache || messages.length > 0) return sendPage(this, Buffer.from(renderPage(await build({ ...ctx, takeMessages: () => messages }))));
+    const token = request.changeToken();
+    if (!cache || token === null || messages.length > 0) return sendPage(this, Buffer.from(renderPage(await build({ ...ctx, takeMessages: () => messages }))));
     const fullKey = `${request.user?.id ?? ''}\0${request.user?.username ?? ''}\0${ctx.path}\0${key}`;
-    const token = cache.token();
     const kept = cache.get(fullKey, token, ctx.csrfToken);
     if (kept) return sendPage(this, kept);
     const page = await build({ ...ctx, csrfToken: () => cache.placeholder, takeMessages: () => [] });
