@@ -133,7 +133,10 @@ export async function measure(
  * not earlier answers are back, each timed from its send (autocannon's rate limit sends in bursts,
  * and its bursts were in the figure).
  */
-export async function probe(url: string, { rate = 100, seconds = 12, headers = {} }: { rate?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<Measurement> {
+export async function probe(
+  url: string,
+  { rate = 100, seconds = 12, headers = {} }: { rate?: number; seconds?: number; headers?: Record<string, string> } = {},
+): Promise<Measurement & { latencies: number[] }> {
   const { Agent, get } = await import('node:http');
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const latencies: number[] = [];
@@ -168,14 +171,21 @@ export async function probe(url: string, { rate = 100, seconds = 12, headers = {
         sent++;
         send();
       }
-      if (sent < total) setTimeout(tick, 1);
+      // Sleeps until the next send is due: polling every millisecond woke this process a thousand
+      // times a second, and those wake-ups alone took a fifth of the raw PBKDF2 rate on this VM.
+      if (sent < total) setTimeout(tick, Math.max(0, started + (sent * 1000) / rate - performance.now()));
     };
     tick();
   });
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const percentile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-  return { rps: latencies.length / ((performance.now() - started) / 1000), p50: percentile(0.5), p99: percentile(0.99), errors, non2xx };
+  return { ...summarize(latencies, (performance.now() - started) / 1000), errors, non2xx, latencies };
+}
+
+/** Percentiles of latencies in milliseconds (several probes' together, say); rps when `seconds` is known. */
+export function summarize(latencies: number[], seconds?: number): Measurement {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const percentile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+  return { rps: seconds ? sorted.length / seconds : 0, p50: percentile(0.5), p99: percentile(0.99), errors: 0, non2xx: 0 };
 }
 
 export function formatRow(label: string, m: Measurement): string {
@@ -183,20 +193,82 @@ export function formatRow(label: string, m: Measurement): string {
   return `  ${label.padEnd(44)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(1).padStart(5)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms${problems}`;
 }
 
-/** Runs `url` on the app and the same bytes on the bare baseline; prints both and the ratio. */
-export async function compareWithBare(label: string, app: RunningProcess, path: string, headers: Record<string, string>, dir: string) {
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export interface Comparison {
+  /** Requests/s averaged over the rounds; p50 and p99 the median round's. */
+  ours: Measurement;
+  baseline: Measurement;
+  /** The median of the rounds' ratios of our requests/s to bare node's. */
+  share: number;
+}
+
+/**
+ * The app and the bare baseline in alternating rounds (`rounds` of each, `seconds` in all for
+ * each, the order swapped every round), compared round by round: this VM's speed wanders by a
+ * fifth from one minute to the next, and a 10-second run of each, one after the other, measured
+ * that as much as the servers. Every round is printed.
+ */
+export async function alternate(
+  ours: { url: string; headers?: Record<string, string> },
+  bare: { url: string },
+  { rounds = 4, seconds = 12 }: { rounds?: number; seconds?: number } = {},
+): Promise<Comparison & { rounds: { ours: Measurement; baseline: Measurement }[] }> {
+  await measure(ours.url, { headers: ours.headers, duration: 2 }); // warm-up
+  await measure(bare.url, { duration: 1 });
+  const each = Math.max(1, Math.round(seconds / rounds));
+  const results: { ours: Measurement; baseline: Measurement }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const runOurs = () => measure(ours.url, { headers: ours.headers, duration: each });
+    const runBare = () => measure(bare.url, { duration: each });
+    if (round % 2 === 0) {
+      const o = await runOurs();
+      results.push({ ours: o, baseline: await runBare() });
+    } else {
+      const b = await runBare();
+      results.push({ ours: await runOurs(), baseline: b });
+    }
+  }
+  const combine = (pick: (r: { ours: Measurement; baseline: Measurement }) => Measurement): Measurement => {
+    const all = results.map(pick);
+    return {
+      rps: all.reduce((sum, m) => sum + m.rps, 0) / all.length,
+      p50: median(all.map((m) => m.p50)),
+      p99: median(all.map((m) => m.p99)),
+      errors: all.reduce((sum, m) => sum + m.errors, 0),
+      non2xx: all.reduce((sum, m) => sum + m.non2xx, 0),
+    };
+  };
+  return {
+    ours: combine((r) => r.ours),
+    baseline: combine((r) => r.baseline),
+    share: median(results.map((r) => r.ours.rps / r.baseline.rps)),
+    rounds: results,
+  };
+}
+
+/** Prints a comparison: both servers, every round, the share of bare node's rate. */
+export function printComparison(label: string, bytes: number, { ours, baseline, share, rounds }: Awaited<ReturnType<typeof alternate>>): void {
+  console.log(formatRow(`${label} (groupnotes)`, ours));
+  console.log(formatRow(`${label} (bare node:http, same ${bytes} bytes)`, baseline));
+  const each = rounds.map((r) => `${((r.ours.rps / r.baseline.rps) * 100).toFixed(0)}% p99 ${r.ours.p99}/${r.baseline.p99}`).join(', ');
+  console.log(`  ${label}: ${(share * 100).toFixed(1)}% of bare node:http (rounds: ${each} ms)`);
+}
+
+/** Runs `path` on the app and the same bytes on the bare baseline, alternating; prints both and the ratio. */
+export async function compareWithBare(label: string, app: RunningProcess, path: string, headers: Record<string, string>, dir: string): Promise<Comparison> {
   const page = await fetch(app.url + path, { headers });
   if (page.status !== 200) throw new Error(`${label}: ${path} answered ${page.status}`);
   const body = await page.text();
   const bare = await startBare(body, dir, page.headers.get('content-type') ?? undefined);
   try {
-    await measure(app.url + path, { headers, duration: 2 }); // warm-up
-    const ours = await measure(app.url + path, { headers });
-    const baseline = await measure(bare.url + '/');
-    console.log(formatRow(`${label} (groupnotes)`, ours));
-    console.log(formatRow(`${label} (bare node:http, same ${body.length} bytes)`, baseline));
-    console.log(`  ${label}: ${((ours.rps / baseline.rps) * 100).toFixed(1)}% of bare node:http`);
-    return { ours, baseline };
+    const result = await alternate({ url: app.url + path, headers }, { url: `${bare.url}/` });
+    printComparison(label, body.length, result);
+    return result;
   } finally {
     await bare.stop();
   }

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { BENCH_ITERATIONS, BENCH_PASSWORD, SEARCH_WORD, seedNotes } from './notes-seed.js';
-import { type Measurement, type RunningProcess, formatRow, measure, scratch, startApp, startBare } from './lib.js';
+import { type Measurement, type RunningProcess, alternate, printComparison, scratch, startApp, startBare } from './lib.js';
 
 // Notes section of `npm run bench`: the real server (`groupnotes serve`, WEB_CONCURRENCY as set
 // in the environment, one process by default) on a seeded SQLite file, beside bare node:http
 // serving the same page bytes, at 32 connections. The reader sees 1,000, 10,000 or 100,000
 // notes (half their own, a quarter from each of two groups), and as many hidden notes exist.
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 
 interface Page {
   path: string;
@@ -50,20 +50,16 @@ async function login(base: string, username: string): Promise<string> {
 }
 
 /** The page on the app and its bytes on the bare baseline; checks it really lists 50 notes. */
-async function compare(app: RunningProcess, page: Page, cookie: string, dir: string): Promise<{ ours: Measurement; bare: Measurement }> {
+async function compare(app: RunningProcess, page: Page, cookie: string, dir: string): Promise<Measurement> {
   const response = await fetch(app.url + page.path, { headers: { cookie } });
   const body = await response.text();
   const shown = (body.match(/class="note-title"/g) ?? []).length;
   if (response.status !== 200 || shown !== 50) throw new Error(`${page.path}: status ${response.status}, ${shown} notes instead of 50`);
   const bare = await startBare(body, dir, response.headers.get('content-type') ?? undefined);
   try {
-    await measure(app.url + page.path, { headers: { cookie }, duration: 2 });
-    const ours = await measure(app.url + page.path, { headers: { cookie }, duration: SECONDS });
-    const baseline = await measure(`${bare.url}/`, { duration: SECONDS });
-    console.log(formatRow(`${page.label}`, ours));
-    console.log(formatRow(`  bare node:http, same ${body.length} bytes`, baseline));
-    console.log(`  ${page.label}: ${((ours.rps / baseline.rps) * 100).toFixed(1)}% of bare node:http`);
-    return { ours, bare: baseline };
+    const result = await alternate({ url: app.url + page.path, headers: { cookie } }, { url: `${bare.url}/` }, { seconds: SECONDS });
+    printComparison(page.label, body.length, result);
+    return result.ours;
   } finally {
     await bare.stop();
   }
@@ -87,7 +83,7 @@ export async function run(): Promise<void> {
           const cookie = await login(app.url, username);
           for (const page of scenario.pages) {
             const label = cache === 'on' ? page.label : `${page.label}, page cache off`;
-            results.set(`${cache} ${page.path} ${scenario.visible}`, (await compare(app, { ...page, label }, cookie, dir)).ours);
+            results.set(`${cache} ${page.path} ${scenario.visible}`, await compare(app, { ...page, label }, cookie, dir));
           }
         } finally {
           await app.stop();
