@@ -26,22 +26,24 @@ declare module 'fastify' {
   }
 }
 
+/** Each character's position in CHARS, by character code (the callers check the alphabet first). */
+const POSITION = new Int8Array(128).fill(-1);
+for (let i = 0; i < CHARS.length; i++) POSITION[CHARS.charCodeAt(i)] = i;
+const position = (text: string, at: number) => POSITION[text.charCodeAt(at)]!;
+
 export function maskSecret(secret: string): string {
   const mask = randomString(SECRET_LENGTH, CHARS);
   let cipher = '';
   for (let i = 0; i < SECRET_LENGTH; i++) {
-    cipher += CHARS[(CHARS.indexOf(secret[i]!) + CHARS.indexOf(mask[i]!)) % CHARS.length];
+    cipher += CHARS[(position(secret, i) + position(mask, i)) % CHARS.length];
   }
   return mask + cipher;
 }
 
 function unmaskToken(token: string): string {
-  const mask = token.slice(0, SECRET_LENGTH);
-  const cipher = token.slice(SECRET_LENGTH);
   let secret = '';
   for (let i = 0; i < SECRET_LENGTH; i++) {
-    const index = CHARS.indexOf(cipher[i]!) - CHARS.indexOf(mask[i]!);
-    secret += CHARS.at(index)!;
+    secret += CHARS.at(position(token, SECRET_LENGTH + i) - position(token, i))!;
   }
   return secret;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, randomString, verifyPassword } from './passwords.js';
 import { passwordProblems } from './password-rules.js';
 
 // These run at the real cost (1,000,000 and 870,000 iterations), as the default configuration does.
@@ -52,3 +52,20 @@ describe('password rules (Django default validators)', () => {
     );
   });
 });
+
+describe('randomString', () => {
+  it('draws exactly `length` characters of the alphabet', () => {
+    for (const length of [1, 22, 32, 100]) expect(randomString(length, 'ab0')).toMatch(new RegExp(`^[ab0]{${length}}$`));
+  });
+
+  it('draws every character of a 36-character alphabet equally often (256 is not a multiple of 36)', () => {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 11_250; i++) for (const char of randomString(32, alphabet)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    // 10,000 expected each (standard deviation about 100). Without redrawing the bytes above 251,
+    // the first four characters would come up 14% more often than the rest.
+    expect(counts.size).toBe(36);
+    for (const count of counts.values()) expect(Math.abs(count - 10_000)).toBeLessThan(500);
+  });
+});
+

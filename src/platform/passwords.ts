@@ -1,4 +1,4 @@
-import { randomInt, timingSafeEqual } from 'node:crypto';
+import { randomFillSync, timingSafeEqual } from 'node:crypto';
 import { hashPool } from './hash-pool.js';
 
 // Django's PBKDF2PasswordHasher format, so users of the Django application keep their passwords:
@@ -7,9 +7,31 @@ import { hashPool } from './hash-pool.js';
 const ALGORITHM = 'pbkdf2_sha256';
 const SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
+/**
+ * Random bytes from the system CSPRNG, drawn 4 KiB at a time (as crypto.randomInt does with its
+ * own cache): a crypto call per character was most of the cost of a page's CSRF token.
+ */
+const randomPool = Buffer.alloc(4096);
+let randomPoolUsed = randomPool.length;
+
+function randomByte(): number {
+  if (randomPoolUsed === randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolUsed = 0;
+  }
+  return randomPool[randomPoolUsed++]!;
+}
+
+/** `length` characters drawn uniformly from `alphabet` (at most 256 characters long). */
 export function randomString(length: number, alphabet = SALT_CHARS): string {
+  // Bytes at or above the largest multiple of the alphabet's length are drawn again: using them
+  // would make the first characters of the alphabet more likely than the others.
+  const limit = 256 - (256 % alphabet.length);
   let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  while (out.length < length) {
+    const byte = randomByte();
+    if (byte < limit) out += alphabet[byte % alphabet.length];
+  }
   return out;
 }
 
