@@ -13,15 +13,15 @@ describe('PageCache', () => {
     const cache = cacheAt();
     const html = `<form><input value="${cache.placeholder}"></form><form><input value="${cache.placeholder}"></form>`;
     const first = cache.put('key', '1', html, () => TOKEN_A);
-    expect(first.toString()).toBe(`<form><input value="${TOKEN_A}"></form><form><input value="${TOKEN_A}"></form>`);
+    expect(first.bytes.toString()).toBe(`<form><input value="${TOKEN_A}"></form><form><input value="${TOKEN_A}"></form>`);
     const again = cache.get('key', '1', () => TOKEN_B);
-    expect(again?.toString()).toBe(`<form><input value="${TOKEN_B}"></form><form><input value="${TOKEN_B}"></form>`);
+    expect(again?.bytes.toString()).toBe(`<form><input value="${TOKEN_B}"></form><form><input value="${TOKEN_B}"></form>`);
   });
 
   it('drops a page once the database changed, even if it is asked for under the old token later', () => {
     const cache = cacheAt();
     cache.put('key', '1', '<p>old</p>', () => TOKEN_A);
-    expect(cache.get('key', '1', () => TOKEN_A)?.toString()).toBe('<p>old</p>');
+    expect(cache.get('key', '1', () => TOKEN_A)?.bytes.toString()).toBe('<p>old</p>');
     expect(cache.get('key', '2', () => TOKEN_A)).toBeUndefined();
     expect(cache.get('key', '1', () => TOKEN_A)).toBeUndefined();
   });
@@ -30,8 +30,8 @@ describe('PageCache', () => {
     const cache = cacheAt();
     cache.put('alice', '1', '<p>alice</p>', () => TOKEN_A);
     cache.put('bob', '1', '<p>bob</p>', () => TOKEN_A);
-    expect(cache.get('alice', '1', () => TOKEN_A)?.toString()).toBe('<p>alice</p>');
-    expect(cache.get('bob', '1', () => TOKEN_A)?.toString()).toBe('<p>bob</p>');
+    expect(cache.get('alice', '1', () => TOKEN_A)?.bytes.toString()).toBe('<p>alice</p>');
+    expect(cache.get('bob', '1', () => TOKEN_A)?.bytes.toString()).toBe('<p>bob</p>');
     expect(cache.get('carol', '1', () => TOKEN_A)).toBeUndefined();
   });
 
@@ -39,7 +39,7 @@ describe('PageCache', () => {
     const cache = new PageCache(1000);
     const page = (i: number) => `<p>${String(i).padStart(3, '0')}${'x'.repeat(90)}</p>`; // 100 bytes
     for (let i = 0; i < 10; i += 1) cache.put(`page${i}`, '1', page(i), () => TOKEN_A);
-    expect(cache.get('page0', '1', () => TOKEN_A)?.toString()).toBe(page(0)); // now the most recently used
+    expect(cache.get('page0', '1', () => TOKEN_A)?.bytes.toString()).toBe(page(0)); // now the most recently used
     cache.put('page10', '1', page(10), () => TOKEN_A);
     expect(cache.get('page0', '1', () => TOKEN_A)).toBeDefined();
     expect(cache.get('page1', '1', () => TOKEN_A)).toBeUndefined();
@@ -60,12 +60,60 @@ describe('PageCache', () => {
   it('sends a page over 256 KiB but does not keep it', () => {
     const cache = cacheAt();
     const big = `<p>${'x'.repeat(300 * 1024)}</p>`;
-    expect(cache.put('big', '1', big, () => TOKEN_A).length).toBe(big.length);
+    expect(cache.put('big', '1', big, () => TOKEN_A).bytes.length).toBe(big.length);
     expect(cache.get('big', '1', () => TOKEN_A)).toBeUndefined();
   });
 
   it('refuses a CSRF token whose length differs from the placeholder (it would corrupt the page)', () => {
     const cache = cacheAt();
     expect(() => cache.put('key', '1', `<i>${cache.placeholder}</i>`, () => 'short')).toThrow(/as long as the placeholder/);
+  });
+
+  it('reuses a copy only once it was written out, with the new token in every place', () => {
+    const cache = cacheAt();
+    const html = `<a>${cache.placeholder}</a><b>${cache.placeholder}</b>`;
+    const first = cache.put('key', '1', html, () => TOKEN_A);
+    const second = cache.get('key', '1', () => TOKEN_B)!;
+    expect(second.bytes).not.toBe(first.bytes); // the first is still being sent
+    first.done();
+    const third = cache.get('key', '1', () => TOKEN_B)!;
+    expect(third.bytes).toBe(first.bytes);
+    expect(third.bytes.toString()).toBe(`<a>${TOKEN_B}</a><b>${TOKEN_B}</b>`);
+    expect(second.bytes.toString()).toBe(`<a>${TOKEN_B}</a><b>${TOKEN_B}</b>`);
+  });
+
+  it('lends a copy to one response at a time, even if it is handed back twice', () => {
+    const cache = cacheAt();
+    const first = cache.put('key', '1', `<a>${cache.placeholder}</a>`, () => TOKEN_A);
+    first.done();
+    first.done();
+    const second = cache.get('key', '1', () => TOKEN_B)!;
+    const third = cache.get('key', '1', () => TOKEN_A)!;
+    expect(second.bytes).toBe(first.bytes);
+    expect(third.bytes).not.toBe(second.bytes);
+    expect(second.bytes.toString()).toBe(`<a>${TOKEN_B}</a>`);
+  });
+
+  it('does not take back copies of a page that was dropped (nor count them)', () => {
+    const cache = new PageCache(250);
+    const html = `<p>${'x'.repeat(29)}</p>${cache.placeholder}`; // 100 bytes
+    const first = cache.put('key', '1', html, () => TOKEN_A);
+    expect(cache.get('key', '2', () => TOKEN_A)).toBeUndefined(); // the database changed
+    first.done();
+    cache.put('a', '2', html, () => TOKEN_A);
+    cache.put('b', '2', html, () => TOKEN_A);
+    expect(cache.get('a', '2', () => TOKEN_A)).toBeDefined(); // 200 bytes kept: both fit
+    expect(cache.get('key', '2', () => TOKEN_A)).toBeUndefined();
+  });
+
+  it('counts spare copies against the budget', () => {
+    const cache = new PageCache(250);
+    const html = `<p>${'x'.repeat(29)}</p>${cache.placeholder}`; // 100 bytes
+    const a = cache.put('a', '1', html, () => TOKEN_A);
+    const b = cache.put('b', '1', html, () => TOKEN_A);
+    a.done(); // 300 bytes would be kept: not taken back
+    b.done();
+    expect(cache.get('a', '1', () => TOKEN_B)!.bytes).not.toBe(a.bytes);
+    expect(cache.get('b', '1', () => TOKEN_B)!.bytes).not.toBe(b.bytes);
   });
 });

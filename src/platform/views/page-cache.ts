@@ -2,12 +2,25 @@ import { randomBytes } from 'node:crypto';
 
 /** A page as bytes, with where the CSRF token goes in each copy sent. */
 interface CachedPage {
+  key: string;
   token: string;
   bytes: Buffer;
   csrfOffsets: number[];
+  /** Copies already sent and written out: only their tokens differ from `bytes`. */
+  spares: Buffer[];
+}
+
+/** A copy of a page to send. */
+export interface PageCopy {
+  bytes: Buffer;
+  /** Once the response is written out (its 'finish'): the copy may be sent again. */
+  done(): void;
 }
 
 const MAX_PAGE_BYTES = 256 * 1024;
+/** Copies kept per page for reuse: about as many as are being written out at one time. */
+const MAX_SPARES = 4;
+const nothingToDo = () => undefined;
 
 /**
  * Rendered pages kept in this process. A page is served again only while the database is as it
@@ -37,12 +50,12 @@ export class PageCache {
    * The kept page for `key` if it was read under `token` (the change token read before the
    * page's queries: request.changeToken()), as bytes carrying `csrfToken()`.
    */
-  get(key: string, token: string, csrfToken: () => string): Buffer | undefined {
+  get(key: string, token: string, csrfToken: () => string): PageCopy | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;
     this.pages.delete(key);
     if (page.token !== token) {
-      this.keptBytes -= page.bytes.length;
+      this.forget(page);
       return undefined;
     }
     this.pages.set(key, page);
@@ -50,9 +63,9 @@ export class PageCache {
   }
 
   /** Keeps `html` (rendered with the placeholder for the token) and returns its bytes to send. */
-  put(key: string, token: string, html: string, csrfToken: () => string): Buffer {
+  put(key: string, token: string, html: string, csrfToken: () => string): PageCopy {
     const bytes = Buffer.from(html);
-    const page: CachedPage = { token, bytes, csrfOffsets: [] };
+    const page: CachedPage = { key, token, bytes, csrfOffsets: [], spares: [] };
     for (let at = bytes.indexOf(this.placeholderBytes); at !== -1; at = bytes.indexOf(this.placeholderBytes, at + this.placeholderBytes.length)) {
       page.csrfOffsets.push(at);
     }
@@ -64,25 +77,55 @@ export class PageCache {
     const replaced = this.pages.get(key);
     if (replaced) {
       this.pages.delete(key);
-      this.keptBytes -= replaced.bytes.length;
+      this.forget(replaced);
     }
     for (const [oldest, old] of this.pages) {
       if (this.keptBytes + page.bytes.length <= this.budgetBytes) break;
       this.pages.delete(oldest);
-      this.keptBytes -= old.bytes.length;
+      this.forget(old);
     }
     this.pages.set(key, page);
     this.keptBytes += page.bytes.length;
   }
 
-  private withToken(page: CachedPage, csrfToken: () => string): Buffer {
-    if (page.csrfOffsets.length === 0) return page.bytes;
+  /** Uncounts a page no longer in `pages`, with its spare copies. */
+  private forget(page: CachedPage): void {
+    this.keptBytes -= page.bytes.length * (1 + page.spares.length);
+    page.spares = [];
+  }
+
+  private withToken(page: CachedPage, csrfToken: () => string): PageCopy {
+    if (page.csrfOffsets.length === 0) return { bytes: page.bytes, done: nothingToDo };
     const token = csrfToken();
     if (token.length !== this.placeholder.length) throw new Error('a CSRF token must be as long as the placeholder it replaces');
-    // Not Buffer.from(bytes): that zero-fills a new buffer before copying into it.
-    const copy = Buffer.allocUnsafe(page.bytes.length);
-    page.bytes.copy(copy);
+    // A copy sent before is reused: its tokens are overwritten, the rest is already the page. A
+    // new 50 KB buffer per response was garbage the collector paused for, a few ms at a time.
+    let copy = page.spares.pop();
+    if (copy) {
+      this.keptBytes -= copy.length;
+    } else {
+      // Not Buffer.from(bytes): that zero-fills a new buffer before copying into it.
+      copy = Buffer.allocUnsafe(page.bytes.length);
+      page.bytes.copy(copy);
+    }
     for (const offset of page.csrfOffsets) copy.write(token, offset, 'latin1');
-    return copy;
+    const sent = copy;
+    let returned = false;
+    return {
+      bytes: sent,
+      done: () => {
+        if (returned) return;
+        returned = true;
+        this.recycle(page, sent);
+      },
+    };
+  }
+
+  /** Takes back a copy that was written out, if its page is still kept and there is room. */
+  private recycle(page: CachedPage, copy: Buffer): void {
+    if (this.pages.get(page.key) !== page || page.spares.length >= MAX_SPARES) return;
+    if (this.keptBytes + copy.length > this.budgetBytes) return;
+    page.spares.push(copy);
+    this.keptBytes += copy.length;
   }
 }

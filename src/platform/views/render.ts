@@ -4,7 +4,7 @@ import type { VNode } from 'preact';
 import type { AuthUser } from '../authentication.js';
 import type { FlashMessage } from '../messages.js';
 import { renderToHtml } from './html.js';
-import { PageCache } from './page-cache.js';
+import { PageCache, type PageCopy } from './page-cache.js';
 
 /** What every page needs to know about the request it answers. */
 export interface ViewContext {
@@ -49,6 +49,12 @@ function sendPage(reply: FastifyReply, bytes: Buffer, status = 200): FastifyRepl
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(bytes);
 }
 
+/** Sends a kept page's copy and hands it back once written out, to be sent again. */
+function sendCopy(reply: FastifyReply, copy: PageCopy): FastifyReply {
+  reply.raw.once('finish', copy.done);
+  return sendPage(reply, copy.bytes);
+}
+
 export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetBytes }) => {
   const cache = budgetBytes > 0 ? new PageCache(budgetBytes) : null;
   app.decorateReply('render', function (page: VNode, status = 200) {
@@ -63,8 +69,8 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     if (!cache || token === null || messages.length > 0) return sendPage(this, Buffer.from(renderPage(await build({ ...ctx, takeMessages: () => messages }))));
     const fullKey = `${request.user?.id ?? ''}\0${request.user?.username ?? ''}\0${ctx.path}\0${key}`;
     const kept = cache.get(fullKey, token, ctx.csrfToken);
-    if (kept) return sendPage(this, kept);
+    if (kept) return sendCopy(this, kept);
     const page = await build({ ...ctx, csrfToken: () => cache.placeholder, takeMessages: () => [] });
-    return sendPage(this, cache.put(fullKey, token, renderPage(page), ctx.csrfToken));
+    return sendCopy(this, cache.put(fullKey, token, renderPage(page), ctx.csrfToken));
   });
 }, { name: 'render' });
