@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BENCH_ITERATIONS, BENCH_PASSWORD, SEARCH_WORD, seedNotes } from './notes-seed.js';
-import { type Measurement, type RunningProcess, alternate, printComparison, scratch, startApp, startBare } from './lib.js';
+import { type Comparison, type RunningProcess, alternate, printComparison, scratch, startApp, startBare } from './lib.js';
 
 // Notes section of `npm run bench`: the real server (`groupnotes serve`, WEB_CONCURRENCY as set
 // in the environment, one process by default) on a seeded SQLite file, beside bare node:http
@@ -50,7 +50,7 @@ async function login(base: string, username: string): Promise<string> {
 }
 
 /** The page on the app and its bytes on the bare baseline; checks it really lists 50 notes. */
-async function compare(app: RunningProcess, page: Page, cookie: string, dir: string): Promise<Measurement> {
+async function compare(app: RunningProcess, page: Page, cookie: string, dir: string): Promise<Comparison> {
   const response = await fetch(app.url + page.path, { headers: { cookie } });
   const body = await response.text();
   const shown = (body.match(/class="note-title"/g) ?? []).length;
@@ -59,7 +59,7 @@ async function compare(app: RunningProcess, page: Page, cookie: string, dir: str
   try {
     const result = await alternate({ url: app.url + page.path, headers: { cookie } }, { url: `${bare.url}/` }, { seconds: SECONDS });
     printComparison(page.label, body.length, result);
-    return result.ours;
+    return result;
   } finally {
     await bare.stop();
   }
@@ -67,7 +67,7 @@ async function compare(app: RunningProcess, page: Page, cookie: string, dir: str
 
 export async function run(): Promise<void> {
   const { dir, cleanup } = scratch();
-  const results = new Map<string, Measurement>();
+  const results = new Map<string, Comparison>();
   console.log(`\n## notes (SQLite, WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? 'default'}, 32 connections, ${SECONDS} s each)`);
   try {
     for (const scenario of SCENARIOS) {
@@ -94,8 +94,15 @@ export async function run(): Promise<void> {
     cleanup();
   }
   for (const cache of ['on', 'off']) {
-    const small = results.get(`${cache} /notes/ 1000`)!.rps;
-    const ratio = (path: string) => (small / results.get(`${cache} ${path} 100000`)!.rps).toFixed(2);
-    console.log(`  time per request relative to the 1,000-note list, page cache ${cache}: 100,000 visible ${ratio('/notes/')}x, its 20th page ${ratio('/notes/?page=20')}x`);
+    // Each page's rate is taken relative to bare node serving the same bytes in the same rounds,
+    // so that the machine's speed, which wanders between scenarios minutes apart, cancels out.
+    const share = (path: string, visible: number) => results.get(`${cache} ${path} ${visible}`)!.share;
+    const rate = (path: string, visible: number) => results.get(`${cache} ${path} ${visible}`)!.ours.rps;
+    const ratio = (path: string) => (share('/notes/', 1000) / share(path, 100000)).toFixed(2);
+    const raw = (path: string) => (rate('/notes/', 1000) / rate(path, 100000)).toFixed(2);
+    console.log(
+      `  time per request relative to the 1,000-note list, page cache ${cache}: 100,000 visible ${ratio('/notes/')}x, its 20th page ${ratio('/notes/?page=20')}x` +
+        ` (from requests/s alone: ${raw('/notes/')}x and ${raw('/notes/?page=20')}x)`,
+    );
   }
 }
