@@ -24,6 +24,7 @@ import { frameOptionsLayer } from './platform/frame-options.js';
 import { createHub } from './platform/hub.js';
 import { messagesLayer } from './platform/messages.js';
 import { requestLog } from './platform/request-log.js';
+import { requestLoggerFactory } from './platform/request-logger.js';
 import { securityLayer } from './platform/security.js';
 import { sessionLayer, SessionStore } from './platform/session.js';
 import type { Services } from './platform/services.js';
@@ -56,6 +57,8 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     logger: { level: config.logLevel },
     // requestLog writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log makes its pino child only when a line is written (platform/request-logger.ts).
+    childLoggerFactory: requestLoggerFactory,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     // Graceful shutdown behind nginx (a rolling restart loses no request; see server.ts and
