@@ -181,11 +181,11 @@ export async function probe(
   return { ...summarize(latencies, (performance.now() - started) / 1000), errors, non2xx, latencies };
 }
 
-/** Percentiles of latencies in milliseconds (several probes' together, say); rps when `seconds` is known. */
-export function summarize(latencies: number[], seconds?: number): Measurement {
+/** Rate and percentiles of latencies in milliseconds (several probes' together, say) taken over `seconds`. */
+export function summarize(latencies: number[], seconds: number): Measurement {
   const sorted = [...latencies].sort((a, b) => a - b);
   const percentile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
-  return { rps: seconds ? sorted.length / seconds : 0, p50: percentile(0.5), p99: percentile(0.99), errors: 0, non2xx: 0 };
+  return { rps: sorted.length / seconds, p50: percentile(0.5), p99: percentile(0.99), errors: 0, non2xx: 0 };
 }
 
 export function formatRow(label: string, m: Measurement): string {

@@ -32,32 +32,34 @@ class RequestLogger {
     return (this.made ??= this.parent.child(this.bindings, this.options));
   }
 
-  private writes(level: LogLevel): boolean {
-    return SEVERITY[level] >= SEVERITY[this.level as LogLevel];
+  /** Writes through the real child, made now if need be; a line below the level makes nothing. */
+  private write(level: Exclude<LogLevel, 'silent'>, args: unknown[]): void {
+    if (SEVERITY[level] < SEVERITY[this.level as LogLevel]) return;
+    (this.real()[level] as (...a: unknown[]) => void)(...args);
   }
 
   fatal(...args: unknown[]): void {
-    if (this.writes('fatal')) (this.real().fatal as (...a: unknown[]) => void)(...args);
+    this.write('fatal', args);
   }
 
   error(...args: unknown[]): void {
-    if (this.writes('error')) (this.real().error as (...a: unknown[]) => void)(...args);
+    this.write('error', args);
   }
 
   warn(...args: unknown[]): void {
-    if (this.writes('warn')) (this.real().warn as (...a: unknown[]) => void)(...args);
+    this.write('warn', args);
   }
 
   info(...args: unknown[]): void {
-    if (this.writes('info')) (this.real().info as (...a: unknown[]) => void)(...args);
+    this.write('info', args);
   }
 
   debug(...args: unknown[]): void {
-    if (this.writes('debug')) (this.real().debug as (...a: unknown[]) => void)(...args);
+    this.write('debug', args);
   }
 
   trace(...args: unknown[]): void {
-    if (this.writes('trace')) (this.real().trace as (...a: unknown[]) => void)(...args);
+    this.write('trace', args);
   }
 
   silent(): void {}
