@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from './database.js';
 import { migrateToLatest } from './migrate.js';
@@ -56,6 +57,31 @@ describe('SQLite change token', () => {
     const other = open(url);
     const before = handle.changeToken!();
     await addUser(other, 'bob');
+    expect(handle.changeToken!()).not.toBe(before);
+  });
+
+  it('never repeats across a checkpoint that restarts the write-ahead log', async () => {
+    const { url } = await sqliteFile();
+    const handle = open(url);
+    await migrateToLatest(handle.db);
+    const other = open(url);
+    const seen = new Set([handle.changeToken!()]);
+    for (let i = 0; i < 20; i++) {
+      await addUser(i % 2 ? handle : other, `user${i}`);
+      // A restart rewrites the log from its start: the frame count falls back, the salts change.
+      if (i === 9) await sql`pragma wal_checkpoint(truncate)`.execute(other.db);
+      seen.add(handle.changeToken!());
+    }
+    expect(seen.size).toBe(21);
+  });
+
+  it('moves with the writes of an in-memory database too (no write-ahead log to read)', async () => {
+    const handle = open('sqlite::memory:');
+    await migrateToLatest(handle.db);
+    const before = handle.changeToken!();
+    await handle.db.selectFrom('users').selectAll().execute();
+    expect(handle.changeToken!()).toBe(before);
+    await addUser(handle, 'carol');
     expect(handle.changeToken!()).not.toBe(before);
   });
 
