@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { rotateCsrfSecret } from './csrf.js';
 import {
+  type LoadedSession,
   type SessionStore,
   authHashMatches,
   clearSessionCookie,
@@ -87,11 +88,24 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
     if (request.user || request.is404 || request.routeOptions.config.public) return done();
     reply.redirect(loginUrl(request.url), 302);
   };
+  // The caller a session stands for, worked out once per session object: a kept session is one
+  // frozen object answering every request while the database is unchanged (SessionStore.load).
+  const callers = new WeakMap<LoadedSession, AuthUser | null>();
+  const callerOf = (session: LoadedSession): AuthUser | null => {
+    let caller = callers.get(session);
+    if (caller === undefined) {
+      const { id, username, email, is_active, password } = session.user;
+      caller = is_active === 1 && authHashMatches(session.authHash, authHashes.of(password)) ? Object.freeze({ id, username, email }) : null;
+      callers.set(session, caller);
+    }
+    return caller;
+  };
   app.addHook('preValidation', (request, reply, done) => {
     const session = request.session;
     if (!session) return requireLogin(request, reply, done);
-    if (session.user.is_active === 1 && authHashMatches(session.authHash, authHashes.of(session.user.password))) {
-      request.user = { id: session.user.id, username: session.user.username, email: session.user.email };
+    const caller = callerOf(session);
+    if (caller) {
+      request.user = caller;
       return done();
     }
     request.session = null;

@@ -68,7 +68,7 @@ interface KeptSession {
 
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
-  private readonly kept = new Map<string, KeptSession>();
+  private readonly keptByKey = new Map<string, KeptSession>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -110,11 +110,21 @@ export class SessionStore {
    */
   async load(key: string, now = Date.now(), changeToken: string | null = null): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
-    const kept = changeToken === null ? undefined : this.kept.get(key);
+    return this.kept(key, now, changeToken) ?? this.read(key, now, changeToken);
+  }
+
+  /** The session named `key` as kept under `changeToken`, if it is still good: see load. */
+  kept(key: string, now: number, changeToken: string | null): LoadedSession | undefined {
+    if (changeToken === null) return undefined;
+    const kept = this.keptByKey.get(key);
     if (kept && kept.token === changeToken && kept.session.expireDate > now && now - kept.lastSeen <= TOUCH_INTERVAL_MS) return kept.session;
+    return undefined;
+  }
+
+  private async read(key: string, now: number, changeToken: string | null): Promise<LoadedSession | null> {
     const row = await this.loadQuery.executeTakeFirst(this.db, { key, now });
     if (!row) {
-      this.kept.delete(key);
+      this.keptByKey.delete(key);
       return null;
     }
     let lastSeen = row.last_seen;
@@ -136,9 +146,9 @@ export class SessionStore {
   }
 
   private keep(key: string, entry: KeptSession): void {
-    this.kept.delete(key);
-    if (this.kept.size >= KEPT_SESSIONS) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, entry);
+    this.keptByKey.delete(key);
+    if (this.keptByKey.size >= KEPT_SESSIONS) this.keptByKey.delete(this.keptByKey.keys().next().value!);
+    this.keptByKey.set(key, entry);
   }
 
   async create(userId: number, authHash: string, userAgent: string, now = Date.now()): Promise<{ key: string; expireDate: number }> {
@@ -229,10 +239,23 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 /** Layer 2: reads `sessionid` and loads the session (and its user, in the same query). */
 export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) => {
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (request.routeOptions.config.sessionless) return;
+  // A callback hook, not an async one: most requests are answered by a kept session, and they
+  // need no promise (nor the microtask Fastify would wait for).
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    if (request.routeOptions.config.sessionless) return done();
     const key = request.cookies[SESSION_COOKIE];
+    if (!key) return done();
+    const now = Date.now();
     // The change token is read here, before any query of the request (see change-token.ts).
-    request.session = key ? await store.load(key, Date.now(), request.changeToken()) : null;
+    const changeToken = request.changeToken();
+    const kept = store.kept(key, now, changeToken);
+    if (kept) {
+      request.session = kept;
+      return done();
+    }
+    store.load(key, now, changeToken).then((session) => {
+      request.session = session;
+      done();
+    }, done);
   });
 }, { name: 'session-layer' });
