@@ -126,11 +126,16 @@ function walIndexChangeToken(sqlite: SQLite.Database): { read(): string; close()
   } catch {
     return null;
   }
-  const header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  let header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  let previous = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  let token = '';
   return {
     read() {
+      [header, previous] = [previous, header];
       readSync(fd, header, 0, WAL_INDEX_HEADER_BYTES, 0);
-      return header.toString('latin1', 0, WAL_INDEX_HEADER_BYTES);
+      // Unchanged (nearly always): the same string again, not a new one per request.
+      if (token === '' || !header.equals(previous)) token = header.toString('latin1');
+      return token;
     },
     close: () => closeSync(fd),
   };
