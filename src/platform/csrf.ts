@@ -31,13 +31,16 @@ const POSITION = new Int8Array(128).fill(-1);
 for (let i = 0; i < CHARS.length; i++) POSITION[CHARS.charCodeAt(i)] = i;
 const position = (text: string, at: number) => POSITION[text.charCodeAt(at)]!;
 
+/** Where maskSecret writes a token's character codes: one string is made of them at the end. */
+const maskedToken = Buffer.alloc(SECRET_LENGTH * 2);
+
 export function maskSecret(secret: string): string {
   const mask = randomString(SECRET_LENGTH, CHARS);
-  let cipher = '';
   for (let i = 0; i < SECRET_LENGTH; i++) {
-    cipher += CHARS[(position(secret, i) + position(mask, i)) % CHARS.length];
+    maskedToken[i] = mask.charCodeAt(i);
+    maskedToken[SECRET_LENGTH + i] = CHARS.charCodeAt((position(secret, i) + position(mask, i)) % CHARS.length);
   }
-  return mask + cipher;
+  return maskedToken.toString('latin1');
 }
 
 function unmaskToken(token: string): string {

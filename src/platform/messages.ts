@@ -19,6 +19,7 @@ interface MessageState {
 
 const COOKIE = 'messages';
 const LEVELS = new Set<string>(['success', 'info', 'warning', 'error']);
+const NO_MESSAGES: readonly FlashMessage[] = Object.freeze([]);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,7 +27,7 @@ declare module 'fastify' {
     /** Queues a message for the next page shown to this browser. */
     flash(text: string, level?: MessageLevel): void;
     /** The messages to show on this page; they are then gone. */
-    takeMessages(): FlashMessage[];
+    takeMessages(): readonly FlashMessage[];
   }
 }
 
@@ -58,6 +59,8 @@ export const messagesLayer = fp<{ config: Config }>(async (app, { config }) => {
     state(this).outgoing.push({ level, text });
   });
   app.decorateRequest('takeMessages', function (this: FastifyRequest) {
+    // Most pages have none to show: no state to keep, nothing to write on the way out.
+    if (!this.messageState && this.cookies[COOKIE] === undefined) return NO_MESSAGES;
     const current = state(this);
     const messages = [...current.incoming, ...current.outgoing];
     current.shown = true;

@@ -22,17 +22,21 @@ function randomByte(): number {
   return randomPool[randomPoolUsed++]!;
 }
 
-/** `length` characters drawn uniformly from `alphabet` (at most 256 characters long). */
+/** Where randomString writes its characters' codes, read out as one string at the end. */
+const drawn = Buffer.alloc(256);
+
+/** `length` characters drawn uniformly from `alphabet` (ASCII, at most 256 characters long). */
 export function randomString(length: number, alphabet = SALT_CHARS): string {
   // Bytes at or above the largest multiple of the alphabet's length are drawn again: using them
   // would make the first characters of the alphabet more likely than the others.
   const limit = 256 - (256 % alphabet.length);
-  let out = '';
-  while (out.length < length) {
+  // One string at the end: appending a character at a time made a new string per character.
+  const out = length <= drawn.length ? drawn : Buffer.allocUnsafe(length);
+  for (let i = 0; i < length; ) {
     const byte = randomByte();
-    if (byte < limit) out += alphabet[byte % alphabet.length];
+    if (byte < limit) out[i++] = alphabet.charCodeAt(byte % alphabet.length);
   }
-  return out;
+  return out.toString('latin1', 0, length);
 }
 
 function digest(password: string, salt: string, iterations: number): Promise<Buffer> {

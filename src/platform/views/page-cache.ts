@@ -8,6 +8,8 @@ interface CachedPage {
   csrfOffsets: number[];
   /** Copies already sent and written out: only their tokens differ from `bytes`. */
   spares: Buffer[];
+  /** Served since the eviction last came round to it: it gets a second chance (see keep). */
+  usedSince: boolean;
 }
 
 /** A copy of a page to send. */
@@ -31,8 +33,8 @@ const nothingToDo = () => undefined;
  *
  * What a page shows besides the database is either in the key (the user, the path, the query)
  * or spliced into each copy (the CSRF token, masked anew per response as Django does). Pages
- * showing flash messages are never kept. Least recently used pages go first when the kept bytes
- * would pass the budget.
+ * showing flash messages are never kept. Least recently used pages go first (nearly: see keep)
+ * when the kept bytes would pass the budget.
  */
 export class PageCache {
   /** Stands in for the CSRF token while a page is rendered: as long as a masked token, unguessable. */
@@ -53,19 +55,19 @@ export class PageCache {
   get(key: string, token: string, csrfToken: () => string): PageCopy | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;
-    this.pages.delete(key);
     if (page.token !== token) {
+      this.pages.delete(key);
       this.forget(page);
       return undefined;
     }
-    this.pages.set(key, page);
+    page.usedSince = true;
     return this.withToken(page, csrfToken);
   }
 
   /** Keeps `html` (rendered with the placeholder for the token) and returns its bytes to send. */
   put(key: string, token: string, html: string, csrfToken: () => string): PageCopy {
     const bytes = Buffer.from(html);
-    const page: CachedPage = { key, token, bytes, csrfOffsets: [], spares: [] };
+    const page: CachedPage = { key, token, bytes, csrfOffsets: [], spares: [], usedSince: false };
     for (let at = bytes.indexOf(this.placeholderBytes); at !== -1; at = bytes.indexOf(this.placeholderBytes, at + this.placeholderBytes.length)) {
       page.csrfOffsets.push(at);
     }
@@ -79,10 +81,18 @@ export class PageCache {
       this.pages.delete(key);
       this.forget(replaced);
     }
+    // Least recently used out first, nearly: pages go in the order they were kept, but one served
+    // since the last time round goes to the back instead ("second chance"). Moving every page
+    // served to the back of the Map (a delete and a set per request) churned its hash table.
     for (const [oldest, old] of this.pages) {
       if (this.keptBytes + page.bytes.length <= this.budgetBytes) break;
       this.pages.delete(oldest);
-      this.forget(old);
+      if (old.usedSince) {
+        old.usedSince = false;
+        this.pages.set(oldest, old);
+      } else {
+        this.forget(old);
+      }
     }
     this.pages.set(key, page);
     this.keptBytes += page.bytes.length;

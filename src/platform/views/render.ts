@@ -12,7 +12,7 @@ export interface ViewContext {
   /** The path, for marking the current section in the navigation. */
   path: string;
   csrfToken(): string;
-  takeMessages(): FlashMessage[];
+  takeMessages(): readonly FlashMessage[];
 }
 
 declare module 'fastify' {
@@ -29,13 +29,19 @@ declare module 'fastify' {
   }
 }
 
+/** The request's path, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
 export function viewContext(request: FastifyRequest): ViewContext {
   // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
   // forms (a list with a toggle per item) must not mask the secret a hundred times.
   let token: string | undefined;
   return {
     user: request.user,
-    path: request.url.split('?')[0] ?? '/',
+    path: pathOf(request.url),
     csrfToken: () => (token ??= request.csrfToken()),
     takeMessages: () => request.takeMessages(),
   };
@@ -63,14 +69,17 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
   });
   app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>) {
     const request = this.request;
-    const ctx = viewContext(request);
-    const messages = ctx.takeMessages();
+    const messages = request.takeMessages();
     const token = request.changeToken();
-    if (!cache || token === null || messages.length > 0) return sendPage(this, Buffer.from(renderPage(await build({ ...ctx, takeMessages: () => messages }))));
-    const fullKey = `${request.user?.id ?? ''}\0${request.user?.username ?? ''}\0${ctx.path}\0${key}`;
-    const kept = cache.get(fullKey, token, ctx.csrfToken);
+    if (!cache || token === null || messages.length > 0) {
+      return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }))));
+    }
+    const user = request.user;
+    const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${pathOf(request.url)}\0${key}`;
+    const csrfToken = () => request.csrfToken();
+    const kept = cache.get(fullKey, token, csrfToken);
     if (kept) return sendCopy(this, kept);
-    const page = await build({ ...ctx, csrfToken: () => cache.placeholder, takeMessages: () => [] });
-    return sendCopy(this, cache.put(fullKey, token, renderPage(page), ctx.csrfToken));
+    const page = await build({ ...viewContext(request), csrfToken: () => cache.placeholder, takeMessages: () => [] });
+    return sendCopy(this, cache.put(fullKey, token, renderPage(page), csrfToken));
   });
 }, { name: 'render' });
