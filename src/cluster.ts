@@ -2,14 +2,17 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { serveHashing } from './platform/hash-cluster.js';
+import { hasher } from './platform/hash-pool.js';
 import { relayHubEvents } from './platform/hub-cluster.js';
 
 const RESTART_DELAY_MS = 1000;
 
 /**
  * The primary of `serve` with WEB_CONCURRENCY > 1: applies migrations once, forks the HTTP
- * workers (they share the port; the primary hands out connections round-robin), replaces a
- * worker that dies, and on SIGTERM/SIGINT lets every worker drain before exiting.
+ * workers (they share the port; the primary hands out connections round-robin), hashes their
+ * passwords on one pool, replaces a worker that dies, and on SIGTERM/SIGINT lets every worker
+ * drain before exiting.
  */
 export async function runPrimary(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl, { poolSize: 1 });
@@ -21,6 +24,10 @@ export async function runPrimary(config: Config): Promise<void> {
 
   // Without Redis, chat events of one worker reach the sockets of the others through here.
   relayHubEvents(cluster);
+  // One pool of hashing threads for all the workers, as many as cores (hash-cluster.ts).
+  const pool = hasher();
+  await pool.warm();
+  serveHashing(cluster, pool);
   let stopping = false;
   const fork = () => cluster.fork({ GROUPNOTES_WORKER: '1' });
   cluster.on('exit', (worker: Worker, code, signal) => {

@@ -5,7 +5,8 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/drain.js';
-import { hashPool } from './platform/hash-pool.js';
+import { PrimaryHasher } from './platform/hash-cluster.js';
+import { hasher, useHasher } from './platform/hash-pool.js';
 import { sweepExpired } from './platform/maintenance.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -31,7 +32,7 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
   const database = openDatabase(config.databaseUrl);
   if (migrate) await migrateToLatest(database.db);
   const app = await buildApp(config, { database });
-  await hashPool.warm();
+  await hasher().warm();
   await app.listen({ host: config.host, port: config.port });
 
   const sweep = setInterval(() => {
@@ -54,7 +55,8 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
 /** `serve`: runs until SIGTERM or SIGINT, then drains and exits; with WEB_CONCURRENCY > 1, as a cluster. */
 export async function serve(config: Config): Promise<void> {
   if (config.webConcurrency > 1 && !isClusterWorker()) return runPrimary(config);
-  // In a cluster the primary has applied the migrations already.
+  // In a cluster the primary has applied the migrations already, and hashes for its workers.
+  if (isClusterWorker()) useHasher(new PrimaryHasher());
   const server = await startServer(config, { migrate: !isClusterWorker() });
   let closing = false;
   const shutdown = (signal: string) => {

@@ -18,6 +18,19 @@ describe('hash pool', () => {
     }
   });
 
+  it('hands each thread its next job before it finishes the one it works on, and no more', async () => {
+    const pool = new HashPool(1);
+    try {
+      const jobs = Array.from({ length: 5 }, (_, i) => pool.pbkdf2(`pw-${i}`, 'salt', 1000));
+      expect(pool.waiting).toBe(3);
+      const hashes = await Promise.all(jobs);
+      expect(pool.waiting).toBe(0);
+      hashes.forEach((hash, i) => expect(hash.equals(pbkdf2Sync(`pw-${i}`, 'salt', 1000, 32, 'sha256'))).toBe(true));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('handles Unicode passwords as UTF-8, as Django does', async () => {
     const pool = new HashPool(1);
     try {

@@ -1,5 +1,5 @@
 import { randomFillSync, timingSafeEqual } from 'node:crypto';
-import { hashPool } from './hash-pool.js';
+import { hasher } from './hash-pool.js';
 
 // Django's PBKDF2PasswordHasher format, so users of the Django application keep their passwords:
 // pbkdf2_sha256$<iterations>$<salt>$<base64 of the 32-byte PBKDF2-HMAC-SHA256 digest>.
@@ -41,7 +41,7 @@ export function randomString(length: number, alphabet = SALT_CHARS): string {
 
 function digest(password: string, salt: string, iterations: number): Promise<Buffer> {
   // Never on the event loop: on low-priority worker threads (hash-pool.ts).
-  return hashPool.pbkdf2(password, salt, iterations);
+  return hasher().pbkdf2(password, salt, iterations);
 }
 
 export async function hashPassword(password: string, iterations: number, salt = randomString(22)): Promise<string> {

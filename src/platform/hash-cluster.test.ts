@@ -1,0 +1,97 @@
+import cluster, { type Worker } from 'node:cluster';
+import { pbkdf2Sync } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrimaryHasher, serveHashing } from './hash-cluster.js';
+import { HashPool } from './hash-pool.js';
+
+interface Report {
+  ready?: boolean;
+  tag?: string;
+  hex?: string;
+  error?: string;
+}
+
+const expected = (password: string, salt: string, iterations: number) => pbkdf2Sync(password, salt, iterations, 32, 'sha256').toString('hex');
+
+describe('hashing for cluster workers on the primary', () => {
+  const pool = new HashPool(2);
+  const workers: { worker: Worker; reports: Report[] }[] = [];
+
+  beforeAll(async () => {
+    cluster.setupPrimary({ exec: fileURLToPath(new URL('../../test/fixtures/hash-cluster-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: true });
+    serveHashing(cluster, pool);
+    for (let i = 0; i < 2; i++) {
+      const worker = cluster.fork();
+      const reports: Report[] = [];
+      worker.on('message', (report: Report) => reports.push(report));
+      workers.push({ worker, reports });
+    }
+    const deadline = Date.now() + 20_000;
+    while (!workers.every(({ reports }) => reports.some((report) => report.ready))) {
+      if (Date.now() > deadline) throw new Error('cluster workers did not start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  afterAll(async () => {
+    for (const { worker } of workers) worker.kill();
+    await pool.close();
+  });
+
+  it("answers each worker's requests, made at the same time, with its own digests", async () => {
+    const jobs = workers.map((_, w) => Array.from({ length: 3 }, (__, j) => ({ tag: `w${w}-j${j}`, password: `pw-${w}-${j}`, salt: `salt-${j}`, iterations: 2000 + j })));
+    workers.forEach(({ worker }, w) => {
+      for (const job of jobs[w]!) worker.send({ job });
+    });
+    const answered = (reports: Report[]) => reports.filter((report) => report.tag);
+    await expect.poll(() => workers.map(({ reports }) => answered(reports).length), { timeout: 10_000 }).toEqual([3, 3]);
+    workers.forEach(({ reports }, w) => {
+      const byTag = new Map(answered(reports).map((report) => [report.tag, report.hex]));
+      for (const job of jobs[w]!) expect(byTag.get(job.tag)).toBe(expected(job.password, job.salt, job.iterations));
+    });
+  });
+
+  it('passes a failure back to the worker that asked', async () => {
+    const { worker, reports } = workers[1]!;
+    worker.send({ job: { tag: 'bad', password: 'pw', salt: 'salt', iterations: 0 } });
+    await expect.poll(() => reports.find((report) => report.tag === 'bad'), { timeout: 10_000 }).toMatchObject({ tag: 'bad', error: expect.stringMatching(/iterations/) });
+  });
+});
+
+/** Node's IPC channel as a worker process sees it: what is sent to the primary is recorded. */
+class Channel extends EventEmitter {
+  connected = true;
+  sent: { id: number }[] = [];
+  send(message: { id: number }): boolean {
+    this.sent.push(message);
+    return true;
+  }
+}
+
+describe('PrimaryHasher', () => {
+  const worker = (channel: Channel) => new PrimaryHasher(channel as unknown as NodeJS.Process);
+
+  it('matches answers to requests by id, whatever their order', async () => {
+    const channel = new Channel();
+    const hasher = worker(channel);
+    const first = hasher.pbkdf2('a', 'salt', 1000);
+    const second = hasher.pbkdf2('b', 'salt', 1000);
+    const [one, two] = channel.sent;
+    channel.emit('message', { type: 'groupnotes.hash-result', id: two!.id, digest: Buffer.from('second').toString('base64') });
+    channel.emit('message', { type: 'groupnotes.hash-result', id: one!.id, digest: Buffer.from('first').toString('base64') });
+    expect((await first).toString()).toBe('first');
+    expect((await second).toString()).toBe('second');
+  });
+
+  it('fails what is waiting when the primary goes away, and refuses once the channel is closed', async () => {
+    const channel = new Channel();
+    const hasher = worker(channel);
+    const waiting = hasher.pbkdf2('a', 'salt', 1000);
+    channel.connected = false;
+    channel.emit('disconnect');
+    await expect(waiting).rejects.toThrow(/went away/);
+    await expect(hasher.pbkdf2('b', 'salt', 1000)).rejects.toThrow(/closed/);
+  });
+});
