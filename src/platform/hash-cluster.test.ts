@@ -1,8 +1,8 @@
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import { pbkdf2Sync } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureWorker, forkFixtureWorkers } from '../../test/cluster.js';
 import { PrimaryHasher, serveHashing } from './hash-cluster.js';
 import { HashPool } from './hash-pool.js';
 
@@ -17,22 +17,11 @@ const expected = (password: string, salt: string, iterations: number) => pbkdf2S
 
 describe('hashing for cluster workers on the primary', () => {
   const pool = new HashPool(2);
-  const workers: { worker: Worker; reports: Report[] }[] = [];
+  let workers: FixtureWorker<Report>[] = [];
 
   beforeAll(async () => {
-    cluster.setupPrimary({ exec: fileURLToPath(new URL('../../test/fixtures/hash-cluster-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: true });
     serveHashing(cluster, pool);
-    for (let i = 0; i < 2; i++) {
-      const worker = cluster.fork();
-      const reports: Report[] = [];
-      worker.on('message', (report: Report) => reports.push(report));
-      workers.push({ worker, reports });
-    }
-    const deadline = Date.now() + 20_000;
-    while (!workers.every(({ reports }) => reports.some((report) => report.ready))) {
-      if (Date.now() > deadline) throw new Error('cluster workers did not start');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    workers = await forkFixtureWorkers<Report>('hash-cluster-worker.ts', 2);
   });
 
   afterAll(async () => {

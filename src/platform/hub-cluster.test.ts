@@ -1,7 +1,7 @@
-import cluster, { type Worker } from 'node:cluster';
-import { fileURLToPath } from 'node:url';
+import cluster from 'node:cluster';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HubEvent } from './hub.js';
+import { type FixtureWorker, forkFixtureWorkers } from '../../test/cluster.js';
 import { relayHubEvents } from './hub-cluster.js';
 
 interface Report {
@@ -9,22 +9,11 @@ interface Report {
   delivered?: HubEvent;
 }
 
-const workers: { worker: Worker; reports: Report[] }[] = [];
+let workers: FixtureWorker<Report>[] = [];
 
 beforeAll(async () => {
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('../../test/fixtures/hub-cluster-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'], silent: true });
   relayHubEvents(cluster);
-  for (let i = 0; i < 3; i++) {
-    const worker = cluster.fork();
-    const reports: Report[] = [];
-    worker.on('message', (report: Report) => reports.push(report));
-    workers.push({ worker, reports });
-  }
-  const deadline = Date.now() + 20_000;
-  while (!workers.every(({ reports }) => reports.some((report) => report.ready))) {
-    if (Date.now() > deadline) throw new Error('cluster workers did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  workers = await forkFixtureWorkers<Report>('hub-cluster-worker.ts', 3);
 });
 
 afterAll(() => {
