@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { SERVE_V8_FLAGS } from '../src/cluster.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const BENCH_SECRET = 'bench-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -83,10 +84,10 @@ async function waitUntilServing(url: string, child: ChildProcess): Promise<void>
   throw new Error(`${url} did not answer within 60 s`);
 }
 
-/** The real server (`groupnotes serve`) in its own process, on a free port. */
+/** The real server (`groupnotes serve`, started as `npm start` does) in its own process, on a free port. */
 export async function startApp(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
+  const child = spawn(process.execPath, [...SERVE_V8_FLAGS, 'dist/cli.js', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), SECRET_KEY: BENCH_SECRET, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

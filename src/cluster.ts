@@ -9,6 +9,23 @@ import { relayHubEvents } from './platform/hub-cluster.js';
 const RESTART_DELAY_MS = 1000;
 
 /**
+ * V8 flags for the processes that serve HTTP: a young generation of up to 64 MiB a semi-space
+ * (Node 20's default is 16). At thousands of requests a second, about one process in three
+ * settled, for its whole life, into promoting most of what survived each scavenge to the old
+ * generation: scavenges of 5 ms instead of 0.5 and 40% more CPU a request (measured: 9 of 28
+ * processes; with 64 MiB, none of 24). It costs about 40 MB a process under load. Cluster workers
+ * get them here; `npm start`, the `groupnotes` command and the systemd unit pass them to a
+ * single-process `serve`.
+ */
+export const SERVE_V8_FLAGS = ['--max-semi-space-size=64'];
+
+/** `execArgv` with SERVE_V8_FLAGS added, but for a flag already given (there or in NODE_OPTIONS). */
+export function withServeFlags(execArgv: string[], nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+  const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((arg) => arg.split('=')[0]);
+  return [...execArgv, ...SERVE_V8_FLAGS.filter((flag) => !given.includes(flag.split('=')[0]))];
+}
+
+/**
  * The primary of `serve` with WEB_CONCURRENCY > 1: applies migrations once, forks the HTTP
  * workers (they share the port; the primary hands out connections round-robin), hashes their
  * passwords on one pool, replaces a worker that dies, and on SIGTERM/SIGINT lets every worker
@@ -45,6 +62,7 @@ export async function runPrimary(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGTERM'));
+  cluster.setupPrimary({ execArgv: withServeFlags(process.execArgv) });
   for (let i = 0; i < config.webConcurrency; i++) fork();
 }
 

@@ -1,31 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { SessionStore, sessionAuthHash } from '../../platform/session.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { TEST_SECRET, createGroup, createUser } from '../../../test/helpers.js';
+import { type ServeProcess, spawnServe } from '../../../test/serve-process.js';
 import { type ChatClient, connectChat } from '../../../test/ws.js';
 
 // `serve` with two cluster workers and no Redis: the primary relays hub events between them.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLIENTS = 6;
 let testDb: TestDatabase;
-let server: ChildProcess;
+let server: ServeProcess | undefined;
 let address: string;
 let groupId: number;
 const sessionKeys: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -38,29 +26,13 @@ beforeAll(async () => {
   for (const user of users) sessionKeys.push((await sessions.create(user.id, sessionAuthHash(TEST_SECRET, user.password), 'test')).key);
   await database.close();
 
-  const port = await freePort();
-  address = `127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: testDb.url, SECRET_KEY: TEST_SECRET, PORT: String(port), WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn', NODE_ENV: 'test' };
-  delete env.REDIS_URL;
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: ROOT, env, stdio: 'ignore' });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(`http://${address}/accounts/login/`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error('the cluster did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: testDb.url, SECRET_KEY: TEST_SECRET, WEB_CONCURRENCY: '2', REDIS_URL: '' };
+  server = await spawnServe(env);
+  address = server.address;
 });
 
 afterAll(async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await testDb.drop();
 });
 

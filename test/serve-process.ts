@@ -1,0 +1,48 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface ServeProcess {
+  /** host:port it listens on. */
+  address: string;
+  child: ChildProcess;
+  /** SIGTERM, then waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `groupnotes serve` as a process of its own on a free port, once it answers; `env` on top of this process's. */
+export async function spawnServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const port = await freePort();
+  const address = `127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env, PORT: String(port) }, stdio: 'ignore' });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(`http://${address}/healthz`);
+      return { address, child, stop };
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        await stop();
+        throw new Error('groupnotes serve did not start');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
