@@ -109,7 +109,6 @@ export class SessionStore {
    * than the database. Its expiry and last_seen are still checked against `now`.
    */
   async load(key: string, now = Date.now(), changeToken: string | null = null): Promise<LoadedSession | null> {
-    if (!KEY_PATTERN.test(key)) return null;
     return this.kept(key, now, changeToken) ?? this.read(key, now, changeToken);
   }
 
@@ -121,7 +120,9 @@ export class SessionStore {
     return undefined;
   }
 
-  private async read(key: string, now: number, changeToken: string | null): Promise<LoadedSession | null> {
+  /** The session named `key` from the database, kept under `changeToken` for the next request: see load. */
+  async read(key: string, now: number, changeToken: string | null): Promise<LoadedSession | null> {
+    if (!KEY_PATTERN.test(key)) return null;
     const row = await this.loadQuery.executeTakeFirst(this.db, { key, now });
     if (!row) {
       this.keptByKey.delete(key);
@@ -253,7 +254,7 @@ export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) =
       request.session = kept;
       return done();
     }
-    store.load(key, now, changeToken).then((session) => {
+    store.read(key, now, changeToken).then((session) => {
       request.session = session;
       done();
     }, done);
