@@ -1,28 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/net.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface RunningApp {
   baseUrl: string;
   stop(): Promise<void>;
-}
-
-/** Asks the kernel for a free port, then frees it for the server to take. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {

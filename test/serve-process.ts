@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './net.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -10,15 +10,6 @@ export interface ServeProcess {
   child: ChildProcess;
   /** SIGTERM, then waits for it to exit. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** `groupnotes serve` as a process of its own on a free port, once it answers; `env` on top of this process's. */

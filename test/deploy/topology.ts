@@ -7,7 +7,8 @@ import { openDatabase } from '../../src/db/database.js';
 import type { User } from '../../src/db/schema.js';
 import { DEFAULT_PASSWORD, createGroup, createUser } from '../helpers.js';
 import { ProxyClient } from './http-client.js';
-import { AppInstance, Nginx, freePort } from './processes.js';
+import { freePort } from '../net.js';
+import { AppInstance, Nginx } from './processes.js';
 
 // The production topology, for real: nginx (deploy/nginx.conf) in front of two `groupnotes
 // serve` processes sharing PostgreSQL and Redis. Three nginx processes run the same site file:
