@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { TEST_SECRET } from '../test/helpers.js';
+import { DEFAULT_PASSWORD, TEST_ITERATIONS, TEST_SECRET, createUser } from '../test/helpers.js';
 import { type ServeProcess, spawnServe } from '../test/serve-process.js';
 import { SERVE_V8_FLAGS, withServeFlags } from './cluster.js';
+import { openDatabase } from './db/database.js';
 
 describe('withServeFlags', () => {
   it('adds the V8 flags for serving to what the process was started with', () => {
@@ -38,7 +39,7 @@ describe('serve as a cluster', () => {
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    server = await spawnServe({ DATABASE_URL: testDb.url, SECRET_KEY: TEST_SECRET, WEB_CONCURRENCY: '2', REDIS_URL: '' });
+    server = await spawnServe({ DATABASE_URL: testDb.url, SECRET_KEY: TEST_SECRET, WEB_CONCURRENCY: '2', REDIS_URL: '', PBKDF2_ITERATIONS: String(TEST_ITERATIONS) });
   });
 
   afterAll(async () => {
@@ -50,5 +51,26 @@ describe('serve as a cluster', () => {
     const workers = childCommandLines(server!.child.pid!).filter((args) => args.includes('serve'));
     expect(workers).toHaveLength(2);
     for (const args of workers) expect(args).toEqual(expect.arrayContaining(SERVE_V8_FLAGS));
+  });
+
+  it("signs people in through its workers, whose passwords the primary's pool hashes", async () => {
+    const database = openDatabase(testDb.url, { poolSize: 1 });
+    const user = await createUser(database.db).finally(() => database.close());
+    const base = `http://${server!.address}`;
+    const page = await fetch(`${base}/accounts/login/`);
+    const csrf = /csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
+    const login = (password: string) =>
+      fetch(`${base}/accounts/login/`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}`, origin: base },
+        body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: user.username, password }),
+      });
+    const signedIn = await login(DEFAULT_PASSWORD);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.getSetCookie().some((cookie) => cookie.startsWith('sessionid='))).toBe(true);
+    const refused = await login('not-the-password');
+    expect(refused.status).toBe(400);
+    expect(refused.headers.getSetCookie().some((cookie) => cookie.startsWith('sessionid='))).toBe(false);
   });
 });
