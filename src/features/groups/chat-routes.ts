@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { BadRequest, Forbidden, NotFound } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/csrf.js';
+import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { lostAccessCheck } from './chat-access.js';
@@ -10,7 +11,6 @@ import { ChatService } from './chat-service.js';
 import { ChatPage } from './chat-views.js';
 import { chatFrame, historyQuery } from './forms.js';
 import { GroupsRepository } from './repository.js';
-import { groupIdParam } from './routes.js';
 
 const PING_INTERVAL_MS = 30_000;
 
@@ -28,7 +28,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
   app.addHook('onClose', async () => connections.close());
 
   const memberGroup = async (request: FastifyRequest) => {
-    const group = await groups.findMemberGroup(request.user!.id, groupIdParam(request));
+    const group = await groups.findMemberGroup(request.user!.id, pathId(request));
     if (!group) throw new NotFound();
     return group;
   };
@@ -54,13 +54,8 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
     const origin = request.headers.origin;
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
     if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('This origin may not open the chat.');
-    let groupId: number;
-    try {
-      groupId = groupIdParam(request);
-    } catch {
-      throw new Forbidden('No such group, or you are not a member.');
-    }
-    if (!(await groups.isMember(groupId, request.user.id))) throw new Forbidden('No such group, or you are not a member.');
+    const groupId = parseId((request.params as { pk?: string }).pk);
+    if (groupId === null || !(await groups.isMember(groupId, request.user.id))) throw new Forbidden('No such group, or you are not a member.');
   }
 
   const sendError = (socket: WebSocket, error: string) => socket.send(JSON.stringify({ type: 'error', error }));
@@ -83,7 +78,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   app.get('/ws/groups/:pk/chat/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, async (socket, request) => {
     const author = { id: request.user!.id, username: request.user!.username };
-    const connection = connections.add(socket, { groupId: groupIdParam(request), userId: author.id, sessionKey: request.session!.key });
+    const connection = connections.add(socket, { groupId: pathId(request), userId: author.id, sessionKey: request.session!.key });
     socket.on('message', (data, isBinary) => {
       connection.alive = true;
       connection.queue = connection.queue

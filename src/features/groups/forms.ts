@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, optionalIdField } from '../../platform/ids.js';
 
 export const groupForm = z.object({
   name: z.string({ error: 'Enter a name for the group.' }).trim().min(1, 'Enter a name for the group.').max(150, 'Group names have at most 150 characters.'),
@@ -13,19 +14,12 @@ export const addMemberForm = z.object({
 });
 
 export const removeMemberForm = z.object({
-  user_pk: z
-    .string({ error: 'Choose a member to remove.' })
-    .regex(/^\d{1,12}$/, 'Choose a member to remove.')
-    .transform(Number),
+  user_pk: idField('Choose a member to remove.'),
 });
 
 /** `?before=<message_id>` of the older-history endpoint; absent means "the latest". */
 export const historyQuery = z.object({
-  before: z
-    .string()
-    .regex(/^\d{1,12}$/, 'before must be a message id')
-    .transform(Number)
-    .optional(),
+  before: optionalIdField('before must be a message id').transform((id) => id ?? undefined),
 });
 
 /** What a chat client sends: `{"content": "..."}`, 1 to 2000 characters once trimmed. */

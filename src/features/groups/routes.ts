@@ -1,18 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
+import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './forms.js';
 import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
-
-/** The `<pk>` of a group path; anything but digits is the same 404 as an absent group. */
-export function groupIdParam(request: FastifyRequest): number {
-  const raw = (request.params as { pk?: string }).pk ?? '';
-  if (!/^\d{1,12}$/.test(raw)) throw new NotFound();
-  return Number(raw);
-}
 
 export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub }) => {
   const service = new GroupsService(db, hub);
@@ -20,13 +14,13 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
 
   /** Members only: everyone else gets the 404 of an absent group. */
   const memberGroup = async (request: FastifyRequest) => {
-    const group = await groups.findMemberGroup(request.user!.id, groupIdParam(request));
+    const group = await groups.findMemberGroup(request.user!.id, pathId(request));
     if (!group) throw new NotFound();
     return group;
   };
   /** Owner only: a member who may see the group but not change it gets the same 404. */
   const ownedGroup = async (request: FastifyRequest) => {
-    const group = await groups.findOwnedGroup(request.user!.id, groupIdParam(request));
+    const group = await groups.findOwnedGroup(request.user!.id, pathId(request));
     if (!group) throw new NotFound();
     return group;
   };

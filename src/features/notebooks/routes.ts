@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Notebook } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../notes/controls.js';
-import { idOr404 } from '../notes/ids.js';
+import { pathId } from '../../platform/ids.js';
 import { NotesRepository } from '../notes/repository.js';
 import { notebookForm } from './forms.js';
 import { NotebooksRepository } from './repository.js';
@@ -18,8 +18,8 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
   const notebooks = new NotebooksRepository(db);
   const notes = new NotesRepository(db, dialect);
 
-  const ownedOr404 = async (userId: number, rawId: string): Promise<Notebook> => {
-    const notebook = await notebooks.findOwned(userId, idOr404(rawId));
+  const ownedOr404 = async (request: FastifyRequest): Promise<Notebook> => {
+    const notebook = await notebooks.findOwned(request.user!.id, pathId(request));
     if (!notebook) throw new NotFound();
     return notebook;
   };
@@ -39,18 +39,18 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
   });
 
   app.get<PkParams>('/notebooks/:pk/', async (request, reply) => {
-    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    const notebook = await ownedOr404(request);
     const result = await notes.listVisiblePage(request.user!.id, { archived: false, notebookId: notebook.id }, 1);
     return reply.render(NotebookDetailPage({ ctx: viewContext(request), notebook, result }));
   });
 
   app.get<PkParams>('/notebooks/:pk/edit/', async (request, reply) => {
-    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    const notebook = await ownedOr404(request);
     return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook }));
   });
 
   app.post<PkParams>('/notebooks/:pk/edit/', async (request, reply) => {
-    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    const notebook = await ownedOr404(request);
     const form = parseForm(notebookForm, request.body);
     if (!form.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook, values: form.values, errors: form.errors }), 400);
     if (!(await notebooks.updateOwned(request.user!.id, notebook.id, form.data))) throw new NotFound();
@@ -59,7 +59,7 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
   });
 
   app.get<PkParams>('/notebooks/:pk/delete/', async (request, reply) => {
-    const notebook = await ownedOr404(request.user!.id, request.params.pk);
+    const notebook = await ownedOr404(request);
     return reply.render(
       DeleteConfirmPage({
         ctx: viewContext(request),
@@ -73,7 +73,7 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
   });
 
   app.post<PkParams>('/notebooks/:pk/delete/', async (request, reply) => {
-    if (!(await notebooks.deleteOwned(request.user!.id, idOr404(request.params.pk)))) throw new NotFound();
+    if (!(await notebooks.deleteOwned(request.user!.id, pathId(request)))) throw new NotFound();
     request.flash('Notebook deleted; its notes are kept.');
     return reply.redirect('/notebooks/', 302);
   });

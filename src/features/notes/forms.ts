@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idListField, optionalIdField } from './ids.js';
+import { idListField, optionalIdField } from '../../platform/ids.js';
 
 export const TITLE_MAX = 200;
 export const CONTENT_MAX = 100_000;
@@ -25,9 +25,9 @@ export const noteForm = z.object({
     .optional()
     .transform((value) => (value ?? '').replace(/\r\n?/g, '\n'))
     .pipe(z.string().max(CONTENT_MAX, `Notes have at most ${CONTENT_MAX.toLocaleString('en')} characters.`)),
-  notebook: optionalIdField,
+  notebook: optionalIdField(),
   tags: idListField,
-  group: optionalIdField,
+  group: optionalIdField(),
   priority: z
     .string()
     .optional()

@@ -6,7 +6,7 @@ import type { FormErrors } from '../../platform/views/forms.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from './controls.js';
 import { noteForm } from './forms.js';
-import { idOr404 } from './ids.js';
+import { idOr404, pathId } from '../../platform/ids.js';
 import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
@@ -90,13 +90,13 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   });
 
   app.get<PkParams>('/notes/:pk/', async (request, reply) => {
-    const note = await service.notes.findVisibleNote(request.user!.id, idOr404(request.params.pk));
+    const note = await service.notes.findVisibleNote(request.user!.id, pathId(request));
     if (!note) throw new NotFound();
     return reply.render(NoteDetailPage({ ctx: viewContext(request), note }));
   });
 
   app.get<PkParams>('/notes/:pk/edit/', async (request, reply) => {
-    const note = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const note = await service.ownedOr404(request.user!.id, pathId(request));
     const values = {
       title: note.title,
       content: note.content,
@@ -113,7 +113,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
 
   app.post<PkParams>('/notes/:pk/edit/', async (request, reply) => {
     // Ownership first: a note the caller cannot change is a 404 whatever the form holds.
-    const note = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const note = await service.ownedOr404(request.user!.id, pathId(request));
     const form = parseForm(noteForm, request.body);
     const saved = form.ok ? await service.update(request.user!.id, note.id, form.data) : form;
     if (!saved.ok) {
@@ -125,7 +125,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   });
 
   app.get<PkParams>('/notes/:pk/delete/', async (request, reply) => {
-    const note = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const note = await service.ownedOr404(request.user!.id, pathId(request));
     return reply.render(
       DeleteConfirmPage({
         ctx: viewContext(request),
@@ -139,13 +139,13 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   });
 
   app.post<PkParams>('/notes/:pk/delete/', async (request, reply) => {
-    await service.delete(request.user!.id, idOr404(request.params.pk));
+    await service.delete(request.user!.id, pathId(request));
     request.flash('Note deleted.');
     return reply.redirect('/notes/', 302);
   });
 
   app.post<PkParams>('/notes/:pk/pin/', async (request, reply) => {
-    await service.togglePin(request.user!.id, idOr404(request.params.pk));
+    await service.togglePin(request.user!.id, pathId(request));
     return reply.redirect('/notes/', 302);
   });
 };

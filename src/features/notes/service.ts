@@ -7,7 +7,7 @@ import { GroupsRepository } from '../groups/repository.js';
 import { NotebooksRepository } from '../notebooks/repository.js';
 import { TagsRepository } from '../tags/repository.js';
 import type { NoteForm } from './forms.js';
-import { INVALID_CHOICE } from './ids.js';
+import { INVALID_CHOICE } from '../../platform/ids.js';
 import { type NoteFields, NotesRepository } from './repository.js';
 
 export type SaveOutcome = { ok: true; id: number } | { ok: false; errors: FormErrors };

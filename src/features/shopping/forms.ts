@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseId } from '../lists-sharing/ids.js';
+import { parseId } from '../../platform/ids.js';
 import { type Parsed, parseMoney, parseQuantity } from './money.js';
 
 export const TITLE_MAX = 200;

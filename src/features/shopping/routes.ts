@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { formFailure, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
-import { pathId } from '../lists-sharing/ids.js';
+import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
@@ -40,16 +40,16 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect(`/shopping/${created.value}/`, 302);
   });
 
-  app.get('/shopping/:pk/', async (request, reply) => showList(request, reply, pathId(request.params)));
+  app.get('/shopping/:pk/', async (request, reply) => showList(request, reply, pathId(request)));
 
   app.get('/shopping/:pk/edit/', async (request, reply) => {
-    const list = await shopping.ownedList(userId(request), pathId(request.params));
+    const list = await shopping.ownedList(userId(request), pathId(request));
     const values = { title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id) };
     return showForm(request, reply, { list, values });
   });
 
   app.post('/shopping/:pk/edit/', async (request, reply) => {
-    const list = await shopping.ownedList(userId(request), pathId(request.params));
+    const list = await shopping.ownedList(userId(request), pathId(request));
     const form = parseForm(shoppingListForm, request.body);
     if (!form.ok) return showForm(request, reply, { list, ...form }, 400);
     const updated = await shopping.update(userId(request), list.id, form.data);
@@ -59,18 +59,18 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   });
 
   app.get('/shopping/:pk/delete/', async (request, reply) => {
-    const list = await shopping.ownedList(userId(request), pathId(request.params));
+    const list = await shopping.ownedList(userId(request), pathId(request));
     return reply.render(DeleteListPage({ ctx: viewContext(request), kind: SHOPPING, list }));
   });
 
   app.post('/shopping/:pk/delete/', async (request, reply) => {
-    await shopping.delete(userId(request), pathId(request.params));
+    await shopping.delete(userId(request), pathId(request));
     request.flash('Shopping list deleted.');
     return reply.redirect('/shopping/', 302);
   });
 
   app.post('/shopping/:pk/share/', async (request, reply) => {
-    const listId = pathId(request.params);
+    const listId = pathId(request);
     const outcome = await shopping.share(userId(request), listId, request.body);
     if (!outcome.ok) return showList(request, reply, listId, { share: outcome }, 400);
     request.flash(outcome.message);
@@ -78,7 +78,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   });
 
   app.post('/shopping/:pk/items/add/', async (request, reply) => {
-    const listId = pathId(request.params);
+    const listId = pathId(request);
     // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
     await shopping.ownedList(userId(request), listId);
     const form = parseForm(shoppingItemForm, request.body);
@@ -88,12 +88,12 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   });
 
   app.post('/shopping/items/:pk/toggle/', async (request, reply) => {
-    const listId = await shopping.toggleItem(userId(request), pathId(request.params));
+    const listId = await shopping.toggleItem(userId(request), pathId(request));
     return reply.redirect(`/shopping/${listId}/`, 302);
   });
 
   app.post('/shopping/items/:pk/delete/', async (request, reply) => {
-    const listId = await shopping.deleteItem(userId(request), pathId(request.params));
+    const listId = await shopping.deleteItem(userId(request), pathId(request));
     request.flash('Item deleted.');
     return reply.redirect(`/shopping/${listId}/`, 302);
   });

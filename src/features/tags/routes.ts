@@ -3,7 +3,7 @@ import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../notes/controls.js';
-import { idOr404 } from '../notes/ids.js';
+import { pathId } from '../../platform/ids.js';
 import { tagForm } from './forms.js';
 import { TagsService } from './service.js';
 import { TagFormPage, TagListPage } from './views.js';
@@ -32,12 +32,12 @@ export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => 
   });
 
   app.get<PkParams>('/tags/:pk/edit/', async (request, reply) => {
-    const tag = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const tag = await service.ownedOr404(request.user!.id, pathId(request));
     return reply.render(TagFormPage({ ctx: viewContext(request), tag }));
   });
 
   app.post<PkParams>('/tags/:pk/edit/', async (request, reply) => {
-    const tag = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const tag = await service.ownedOr404(request.user!.id, pathId(request));
     const form = parseForm(tagForm, request.body);
     const ctx = viewContext(request);
     if (!form.ok) return reply.render(TagFormPage({ ctx, tag, values: form.values, errors: form.errors }), 400);
@@ -48,7 +48,7 @@ export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => 
   });
 
   app.get<PkParams>('/tags/:pk/delete/', async (request, reply) => {
-    const tag = await service.ownedOr404(request.user!.id, idOr404(request.params.pk));
+    const tag = await service.ownedOr404(request.user!.id, pathId(request));
     return reply.render(
       DeleteConfirmPage({
         ctx: viewContext(request),
@@ -62,7 +62,7 @@ export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => 
   });
 
   app.post<PkParams>('/tags/:pk/delete/', async (request, reply) => {
-    await service.delete(request.user!.id, idOr404(request.params.pk));
+    await service.delete(request.user!.id, pathId(request));
     request.flash('Tag deleted.');
     return reply.redirect('/tags/', 302);
   });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
-import { pathId } from '../lists-sharing/ids.js';
+import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
 import { todoItemForm, todoListForm } from './forms.js';
 import { TodoService } from './service.js';
@@ -33,15 +33,15 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     return reply.redirect(`/todo/${id}/`, 302);
   });
 
-  app.get('/todo/:pk/', async (request, reply) => showList(request, reply, pathId(request.params)));
+  app.get('/todo/:pk/', async (request, reply) => showList(request, reply, pathId(request)));
 
   app.get('/todo/:pk/edit/', async (request, reply) => {
-    const list = await todo.ownedList(userId(request), pathId(request.params));
+    const list = await todo.ownedList(userId(request), pathId(request));
     return reply.render(TodoFormPage({ ctx: viewContext(request), list, values: { title: list.title, description: list.description } }));
   });
 
   app.post('/todo/:pk/edit/', async (request, reply) => {
-    const list = await todo.ownedList(userId(request), pathId(request.params));
+    const list = await todo.ownedList(userId(request), pathId(request));
     const form = parseForm(todoListForm, request.body);
     if (!form.ok) return reply.render(TodoFormPage({ ctx: viewContext(request), list, values: form.values, errors: form.errors }), 400);
     await todo.update(userId(request), list.id, form.data);
@@ -50,18 +50,18 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
   });
 
   app.get('/todo/:pk/delete/', async (request, reply) => {
-    const list = await todo.ownedList(userId(request), pathId(request.params));
+    const list = await todo.ownedList(userId(request), pathId(request));
     return reply.render(DeleteListPage({ ctx: viewContext(request), kind: TODO, list }));
   });
 
   app.post('/todo/:pk/delete/', async (request, reply) => {
-    await todo.delete(userId(request), pathId(request.params));
+    await todo.delete(userId(request), pathId(request));
     request.flash('To-do list deleted.');
     return reply.redirect('/todo/', 302);
   });
 
   app.post('/todo/:pk/share/', async (request, reply) => {
-    const listId = pathId(request.params);
+    const listId = pathId(request);
     const outcome = await todo.share(userId(request), listId, request.body);
     if (!outcome.ok) return showList(request, reply, listId, { share: outcome }, 400);
     request.flash(outcome.message);
@@ -69,7 +69,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
   });
 
   app.post('/todo/:pk/items/add/', async (request, reply) => {
-    const listId = pathId(request.params);
+    const listId = pathId(request);
     // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
     await todo.ownedList(userId(request), listId);
     const form = parseForm(todoItemForm, request.body);
@@ -79,12 +79,12 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
   });
 
   app.post('/todo/items/:pk/toggle/', async (request, reply) => {
-    const listId = await todo.toggleItem(userId(request), pathId(request.params));
+    const listId = await todo.toggleItem(userId(request), pathId(request));
     return reply.redirect(`/todo/${listId}/`, 302);
   });
 
   app.post('/todo/items/:pk/delete/', async (request, reply) => {
-    const listId = await todo.deleteItem(userId(request), pathId(request.params));
+    const listId = await todo.deleteItem(userId(request), pathId(request));
     request.flash('Item deleted.');
     return reply.redirect(`/todo/${listId}/`, 302);
   });
