@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -75,13 +75,44 @@ describe('SQLite change token', () => {
     expect(seen.size).toBe(21);
   });
 
-  it('moves with the writes of an in-memory database too (no write-ahead log to read)', async () => {
+  it('moves with the writes of an in-memory database too', async () => {
     const handle = open('sqlite::memory:');
     await migrateToLatest(handle.db);
     const before = handle.changeToken!();
     await handle.db.selectFrom('users').selectAll().execute();
     expect(handle.changeToken!()).toBe(before);
     await addUser(handle, 'carol');
+    expect(handle.changeToken!()).not.toBe(before);
+  });
+
+  it('moves when the database path is a symlink to the real file', async () => {
+    const { url } = await sqliteFile();
+    const real = url.slice('sqlite:'.length);
+    mkdirSync(join(real, '..', 'link'));
+    const link = join(real, '..', 'link', 'db.sqlite3');
+    symlinkSync(real, link);
+    const handle = open(`sqlite:${link}`);
+    await migrateToLatest(handle.db);
+    const other = open(url);
+    await addUser(other, 'dave');
+    const before = handle.changeToken!();
+    await addUser(other, 'erin');
+    expect(handle.changeToken!()).not.toBe(before);
+  });
+
+  it('moves when a stale -shm file lies beside a symlinked database path', async () => {
+    const { url } = await sqliteFile();
+    const real = url.slice('sqlite:'.length);
+    const seed = open(url);
+    await migrateToLatest(seed.db);
+    mkdirSync(join(real, '..', 'link'));
+    const link = join(real, '..', 'link', 'db.sqlite3');
+    symlinkSync(real, link);
+    // A copy of a wal-index nobody writes to any more, where the symlink's own -shm would be.
+    copyFileSync(`${real}-shm`, `${link}-shm`);
+    const handle = open(`sqlite:${link}`);
+    const before = handle.changeToken!();
+    await addUser(seed, 'frank');
     expect(handle.changeToken!()).not.toBe(before);
   });
 

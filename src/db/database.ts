@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -93,52 +93,16 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 /**
  * SQLite counts changes for us: `PRAGMA data_version` moves when another connection (another
- * worker or process) commits, and total_changes() counts every row this connection inserted,
- * updated or deleted, foreign-key actions and trigger writes included. Used where there is no
- * wal-index to read (an in-memory database).
+ * worker, instance or CLI command) commits, and total_changes() counts every row this connection
+ * inserted, updated or deleted, foreign-key actions and trigger writes included. Both are SQLite's
+ * public interface: reading its wal-index header (the `-shm` file) instead was cheaper, but froze
+ * when that file was not the one SQLite used (a symlinked path with a stale `-shm` beside it), and
+ * kept pages were then served to people who had lost access.
  */
-function pragmaChangeToken(sqlite: SQLite.Database): () => string {
+function changeToken(sqlite: SQLite.Database): () => string {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   return () => `${String(dataVersion.get())}.${String(totalChanges.get())}`;
-}
-
-/** The first of the two copies of the wal-index header (https://www.sqlite.org/walformat.html). */
-const WAL_INDEX_HEADER_BYTES = 48;
-
-/**
- * The change token of a database in WAL mode, read from the wal-index header at the start of its
- * `-shm` file. Every commit, by any connection in any process, publishes itself there (its
- * `iChange` counts transactions; the frame count and checksums move too), and every reader takes
- * its snapshot from that header: if the header is the same, so is what a query would read. The
- * writer fills the second copy first and this first copy last, so a commit shows here once it
- * is visible to readers. One pread of 48 bytes: `PRAGMA data_version` opened a read transaction
- * for the same answer (two fcntl locks and SQLite's snapshot set-up), about a fifth of the CPU
- * time of a page kept in memory.
- */
-function walIndexChangeToken(sqlite: SQLite.Database): { read(): string; close(): void } | null {
-  if (sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal') return null;
-  // The -shm file exists once a connection has read from the database in WAL mode.
-  sqlite.prepare('select count(*) from sqlite_master').get();
-  let fd: number;
-  try {
-    fd = openSync(`${resolve(sqlite.name)}-shm`, 'r');
-  } catch {
-    return null;
-  }
-  let header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
-  let previous = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
-  let token = '';
-  return {
-    read() {
-      [header, previous] = [previous, header];
-      readSync(fd, header, 0, WAL_INDEX_HEADER_BYTES, 0);
-      // Unchanged (nearly always): the same string again, not a new one per request.
-      if (token === '' || !header.equals(previous)) token = header.toString('latin1');
-      return token;
-    },
-    close: () => closeSync(fd),
-  };
 }
 
 function openSqlite(path: string): DatabaseHandle {
@@ -150,16 +114,7 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   cacheStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
-  const walIndex = walIndexChangeToken(sqlite);
-  return {
-    db,
-    dialect: 'sqlite',
-    changeToken: walIndex ? walIndex.read : pragmaChangeToken(sqlite),
-    async close() {
-      await db.destroy();
-      walIndex?.close();
-    },
-  };
+  return { db, dialect: 'sqlite', changeToken: changeToken(sqlite), close: () => db.destroy() };
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
