@@ -57,6 +57,12 @@ export function authHashMatches(expected: string, actual: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** What a session row stores: always built here, so that equal data is equal text. */
+function sessionData(userId: number, authHash: string): string {
+  const data: SessionData = { _auth_user_id: String(userId), _auth_user_hash: authHash };
+  return JSON.stringify(data);
+}
+
 /** Hears the keys of sessions that ended (logout, password change...), so live sockets can close. */
 export type SessionsEndedListener = (sessionKeys: string[]) => void;
 
@@ -154,13 +160,12 @@ export class SessionStore {
 
   async create(userId: number, authHash: string, userAgent: string, now = Date.now()): Promise<{ key: string; expireDate: number }> {
     const key = randomString(32, KEY_ALPHABET);
-    const data: SessionData = { _auth_user_id: String(userId), _auth_user_hash: authHash };
     const expireDate = now + this.lifetimeSeconds * 1000;
     await this.db
       .insertInto('sessions')
       .values({
         session_key: key,
-        session_data: JSON.stringify(data),
+        session_data: sessionData(userId, authHash),
         expire_date: expireDate,
         user_id: userId,
         created_at: now,
@@ -173,8 +178,21 @@ export class SessionStore {
 
   /** Keeps a session alive across a password change made in it (Django's update_session_auth_hash). */
   async updateAuthHash(key: string, userId: number, authHash: string): Promise<void> {
-    const data: SessionData = { _auth_user_id: String(userId), _auth_user_hash: authHash };
-    await this.db.updateTable('sessions').set({ session_data: JSON.stringify(data) }).where('session_key', '=', key).execute();
+    await this.db.updateTable('sessions').set({ session_data: sessionData(userId, authHash) }).where('session_key', '=', key).execute();
+  }
+
+  /**
+   * Moves the user's sessions tied to one hash of their password to another hash of the *same*
+   * password (a re-hash at a higher cost), so that it does not log them out of their other
+   * devices. Sessions tied to an older password stay ended.
+   */
+  async carryOverAuthHash(userId: number, from: string, to: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ session_data: sessionData(userId, to) })
+      .where('user_id', '=', userId)
+      .where('session_data', '=', sessionData(userId, from))
+      .execute();
   }
 
   async delete(key: string): Promise<void> {

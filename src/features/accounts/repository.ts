@@ -25,6 +25,12 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ password }).where('id', '=', id).execute();
   }
 
+  /** Sets the password only if it is still `current`; false when another change came first. */
+  async replacePassword(id: number, current: string, password: string): Promise<boolean> {
+    const result = await this.db.updateTable('users').set({ password }).where('id', '=', id).where('password', '=', current).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async recordLogin(id: number, now = Date.now()): Promise<void> {
     await this.db.updateTable('users').set({ last_login: now }).where('id', '=', id).execute();
   }

@@ -33,12 +33,25 @@ export class AccountsService {
     }
     const { ok, needsRehash } = await verifyPassword(password, user.password, this.config.pbkdf2Iterations);
     if (!ok) return null;
-    if (needsRehash) {
-      user.password = await hashPassword(password, this.config.pbkdf2Iterations);
-      await this.users.setPassword(user.id, user.password);
-    }
+    if (needsRehash) user.password = await this.rehash(user, password);
     await this.users.recordLogin(user.id);
     return user;
+  }
+
+  /**
+   * Stores a hash of the same password at the configured cost and moves the user's sessions over
+   * to it, in one transaction; returns the hash now stored. When another login re-hashed first,
+   * its hash is kept (and its sessions with it).
+   */
+  private async rehash(user: User, password: string): Promise<string> {
+    const stronger = await hashPassword(password, this.config.pbkdf2Iterations);
+    return this.db.transaction().execute(async (trx) => {
+      const users = new UsersRepository(trx);
+      if (!(await users.replacePassword(user.id, user.password, stronger))) return (await users.findById(user.id))?.password ?? user.password;
+      const authHash = (hash: string) => sessionAuthHash(this.config.secretKey, hash);
+      await this.sessions.withDb(trx).carryOverAuthHash(user.id, authHash(user.password), authHash(stronger));
+      return stronger;
+    });
   }
 
   async createUser(input: { username: string; email: string; password: string }): Promise<Outcome<User>> {
