@@ -4,6 +4,7 @@ import Router, { type HTTPVersion } from 'find-my-way';
 import type { Config } from '../config.js';
 import { BadRequest, MethodNotAllowed, NotFound } from '../errors.js';
 import { isAllowedHost } from './hosts.js';
+import { splitUrl } from './url.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,8 +57,3 @@ export const commonLayer = fp<{ config: Config }>(async (app, { config }) => {
     throw new NotFound();
   });
 }, { name: 'common-layer' });
-
-function splitUrl(url: string): [string, string] {
-  const index = url.indexOf('?');
-  return index === -1 ? [url, ''] : [url.slice(0, index), url.slice(index)];
-}

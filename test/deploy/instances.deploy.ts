@@ -20,15 +20,15 @@ describe('two instances share one database and one Redis', () => {
     expect(created.status).toBe(302);
     const path = created.headers.location!;
     expect(path).toMatch(/^\/notes\/\d+\/$/);
-    await t.appA.waitForRequest((line) => line.method === 'POST' && line.url === '/notes/new/');
+    await t.appA.waitForRequest((line) => line.method === 'POST' && line.path === '/notes/new/');
 
     const bobOnB = await t.loggedIn(bob, t.pinB.port);
     const read = await bobOnB.get(path);
     expect(read.status).toBe(200);
     expect(read.body).toContain('Shared across instances');
     expect(read.body).toContain('<strong>A</strong>');
-    await t.appB.waitForRequest((line) => line.method === 'GET' && line.url === path);
-    expect(t.appA.requests().some((line) => line.url === path)).toBe(false);
+    await t.appB.waitForRequest((line) => line.method === 'GET' && line.path === path);
+    expect(t.appA.requests().some((line) => line.path === path)).toBe(false);
   });
 
   it('delivers a chat message sent over a socket on instance A to a member whose socket is on instance B', async () => {

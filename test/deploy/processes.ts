@@ -101,16 +101,16 @@ export class AppInstance extends Managed {
   }
 
   /** Waits for the request-log line of a request already answered (the log is written after the answer). */
-  waitForRequest(match: (line: { url: string; status: number; method: string }) => boolean): Promise<void> {
+  waitForRequest(match: (line: { path: string; status: number; method: string }) => boolean): Promise<void> {
     return eventually(`app ${this.name} to log the request`, () => this.requests().some(match));
   }
 
   /** The request-log lines (one JSON object per request) this instance wrote. */
-  requests(): { url: string; status: number; method: string }[] {
+  requests(): { path: string; status: number; method: string }[] {
     return this.output
       .split('\n')
       .filter((line) => line.includes('"msg":"request"'))
-      .map((line) => JSON.parse(line) as { url: string; status: number; method: string });
+      .map((line) => JSON.parse(line) as { path: string; status: number; method: string });
   }
 }
 

@@ -74,8 +74,8 @@ describe('nginx in front of two instances', () => {
 
     // The apps log one line per request they answer: pages yes, static files never.
     const logged = [...t.appA.requests(), ...t.appB.requests()];
-    expect(logged.some((line) => line.url.startsWith('/accounts/login/'))).toBe(true);
-    expect(logged.filter((line) => line.url.startsWith('/static/'))).toEqual([]);
+    expect(logged.some((line) => line.path.startsWith('/accounts/login/'))).toBe(true);
+    expect(logged.filter((line) => line.path.startsWith('/static/'))).toEqual([]);
   });
 
   it('refuses a body over 1 MiB at the proxy', async () => {
@@ -83,7 +83,7 @@ describe('nginx in front of two instances', () => {
     const reply = await browser.send('POST', '/accounts/logout/', 'x'.repeat(1024 * 1024 + 1), { 'content-type': 'application/x-www-form-urlencoded' });
     expect(reply.status).toBe(413);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const logouts = [...t.appA.requests(), ...t.appB.requests()].filter((line) => line.url === '/accounts/logout/');
+    const logouts = [...t.appA.requests(), ...t.appB.requests()].filter((line) => line.path === '/accounts/logout/');
     expect(logouts).toEqual([]);
     expect((await browser.get('/accounts/sessions/')).status).toBe(200);
   });

@@ -5,6 +5,7 @@ import type { AuthUser } from '../authentication.js';
 import type { FlashMessage } from '../messages.js';
 import { renderToHtml } from './html.js';
 import { PageCache, type PageCopy } from './page-cache.js';
+import { pathOf } from '../url.js';
 
 /** What every page needs to know about the request it answers. */
 export interface ViewContext {
@@ -29,11 +30,6 @@ declare module 'fastify' {
   }
 }
 
-/** The request's path, without its query. */
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
 
 export function viewContext(request: FastifyRequest): ViewContext {
   // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
