@@ -18,7 +18,8 @@ function helmetOptions(config: Config): HelmetOptions {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
+        // Images from this site only: a remote image in a note would tell its owner who read it.
+        imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],

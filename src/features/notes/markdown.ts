@@ -18,6 +18,19 @@ markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
   return defaultLinkOpen(tokens, index, options, env, self);
 };
 
+/**
+ * An image is shown as a link to it, not loaded by the page: a group note is read by the other
+ * members, and an image on another site would tell its owner who read the note and when (the
+ * CSP's img-src allows only this site anyway). The reader may follow the link deliberately.
+ */
+markdown.renderer.rules.image = (tokens, index, options, env, self) => {
+  const token = tokens[index]!;
+  const { escapeHtml } = markdown.utils;
+  const alt = self.renderInlineAsText(token.children ?? [], options, env).trim();
+  const href = escapeHtml(token.attrGet('src') ?? '');
+  return `<a href="${href}" class="remote-image" rel="noopener noreferrer nofollow">Image: ${escapeHtml(alt || 'untitled')}</a>`;
+};
+
 export function renderMarkdown(source: string): string {
   return markdown.render(source);
 }
