@@ -27,7 +27,7 @@ markdown.renderer.rules.image = (tokens, index, options, env, self) => {
   const token = tokens[index]!;
   const { escapeHtml } = markdown.utils;
   const alt = self.renderInlineAsText(token.children ?? [], options, env).trim();
-  const href = escapeHtml(token.attrGet('src') ?? '');
+  const href = escapeHtml(String(token.attrGet('src') ?? ''));
   return `<a href="${href}" class="remote-image" rel="noopener noreferrer nofollow">Image: ${escapeHtml(alt || 'untitled')}</a>`;
 };
 
