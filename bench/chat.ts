@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { SessionStore, sessionAuthHash } from '../src/platform/session.js';
+import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, type RunningProcess, scratch, startApp } from './lib.js';
 
 // Group chat: members of one group connected over real sockets to the real server in its own

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
-import { SessionStore, sessionAuthHash } from '../src/platform/session.js';
+import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, compareWithBare, scratch, startApp } from './lib.js';
 
 // To-do and shopping pages on a database with other people's lists in it (so that the

@@ -5,7 +5,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { username as usernameSchema } from '../features/accounts/forms.js';
 import { AccountsService } from '../features/accounts/service.js';
 import { sweepExpired } from '../platform/maintenance.js';
-import { SessionStore } from '../platform/session.js';
+import { SessionStore } from '../platform/chain/session.js';
 import { serve } from '../server.js';
 import { groupCommands } from './group-commands.js';
 import { CliError, readNewPassword } from './io.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { LoginThrottle } from '../features/accounts/throttle.js';
-import { SessionStore } from './session.js';
+import { SessionStore } from './chain/session.js';
 
 /** Removes expired sessions and forgotten login failures; returns how many sessions went. */
 export async function sweepExpired(db: Kysely<Database>): Promise<number> {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound, TooManyRequests } from '../../errors.js';
-import { logIn, logOut } from '../../platform/authentication.js';
+import { logIn, logOut } from '../../platform/chain/authentication.js';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, User } from '../../db/schema.js';
 import { hashPassword, spendVerificationTime, verifyPassword } from '../../platform/passwords.js';
 import { passwordProblems } from '../../platform/password-rules.js';
-import { type SessionStore, sessionAuthHash } from '../../platform/session.js';
+import { type SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from './repository.js';
 

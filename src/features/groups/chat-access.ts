@@ -1,4 +1,4 @@
-import type { SessionStore } from '../../platform/session.js';
+import type { SessionStore } from '../../platform/chain/session.js';
 import type { ChatConnection } from './chat-connections.js';
 import type { GroupsRepository } from './repository.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { SessionStore, sessionAuthHash } from '../../platform/session.js';
+import { SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { TEST_SECRET, createGroup, createUser } from '../../../test/helpers.js';
 import { type ServeProcess, spawnServe } from '../../../test/serve-process.js';

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Hub, MemoryTransport } from '../../platform/hub.js';
-import { SessionStore } from '../../platform/session.js';
+import { SessionStore } from '../../platform/chain/session.js';
 import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../test/helpers.js';
 import { lostAccessCheck } from './chat-access.js';
 import { CLOSE_NO_ACCESS, ChatConnections } from './chat-connections.js';

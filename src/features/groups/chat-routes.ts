@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { BadRequest, Forbidden, NotFound } from '../../errors.js';
-import { isTrustedOrigin } from '../../platform/csrf.js';
+import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { VNode } from 'preact';
-import type { AuthUser } from '../authentication.js';
-import type { FlashMessage } from '../messages.js';
+import type { AuthUser } from '../chain/authentication.js';
+import type { FlashMessage } from '../chain/messages.js';
 import { renderToHtml } from './html.js';
 import { PageCache, type PageCopy } from './page-cache.js';
 import { pathOf } from '../url.js';

@@ -2,10 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
-import { type Params, PreparedQuery } from '../db/prepared.js';
-import type { Database } from '../db/schema.js';
-import { randomString } from './passwords.js';
+import type { Config } from '../../config.js';
+import { type Params, PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import { randomString } from '../passwords.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import Router, { type HTTPVersion } from 'find-my-way';
-import type { Config } from '../config.js';
-import { BadRequest, MethodNotAllowed, NotFound } from '../errors.js';
+import type { Config } from '../../config.js';
+import { BadRequest, MethodNotAllowed, NotFound } from '../../errors.js';
 import { isAllowedHost } from './hosts.js';
-import { splitUrl } from './url.js';
+import { splitUrl } from '../url.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../test/helpers.js';
+import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { maskSecret } from './csrf.js';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 // One-time flash messages ("Logged out", "Note saved"), carried across the redirect in a
 // signed cookie so that they need no session (and survive logout, which ends the session).

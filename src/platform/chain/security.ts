@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { Config } from '../config.js';
-import { BadRequest } from '../errors.js';
+import type { Config } from '../../config.js';
+import { BadRequest } from '../../errors.js';
 import { isAllowedHost } from './hosts.js';
 
 /** Helmet's options for this service: a strict CSP (no inline script or style), no framing. */

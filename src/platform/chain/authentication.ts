@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { rotateCsrfSecret } from './csrf.js';
 import {
   type LoadedSession,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.js';
-import { type TestApp, buildTestApp, createUser, loggedIn } from '../../test/helpers.js';
+import { openDatabase } from '../../db/database.js';
+import { type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { SessionStore, sessionAuthHash } from './session.js';
 
 // Sessions may be answered from memory while the database's change token is unchanged
