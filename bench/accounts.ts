@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { hashPassword } from '../src/platform/passwords.js';
+import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, compareWithBare, scratch, startApp } from './lib.js';
 import { loginStorm } from './storm.js';

@@ -3,7 +3,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
-import { hashPassword } from '../src/platform/passwords.js';
+import { hashPassword } from '../src/platform/passwords/passwords.js';
 
 export const BENCH_PASSWORD = 'bench-password-123';
 export const BENCH_ITERATIONS = 1000;

@@ -2,8 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { serveHashing } from './platform/hash-cluster.js';
-import { hasher } from './platform/hash-pool.js';
+import { serveHashing } from './platform/passwords/hash-cluster.js';
+import { hasher } from './platform/passwords/hash-pool.js';
 import { relayHubEvents } from './platform/hub-cluster.js';
 
 const RESTART_DELAY_MS = 1000;

@@ -5,8 +5,8 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/drain.js';
-import { PrimaryHasher } from './platform/hash-cluster.js';
-import { hasher, useHasher } from './platform/hash-pool.js';
+import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
+import { hasher, useHasher } from './platform/passwords/hash-pool.js';
 import { sweepExpired } from './platform/maintenance.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;

@@ -6,7 +6,7 @@ import { type Config, loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database, User } from '../src/db/schema.js';
-import { hashPassword } from '../src/platform/passwords.js';
+import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { createTestDatabase } from './database.js';
 
 /** Cheap hashes keep the suite fast; one test file runs at the default cost on purpose. */

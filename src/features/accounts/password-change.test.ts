@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../platform/passwords.js';
+import { verifyPassword } from '../../platform/passwords/passwords.js';
 import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
 
 let t: TestApp;

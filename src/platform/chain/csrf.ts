@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { Forbidden } from '../../errors.js';
-import { randomString } from '../passwords.js';
+import { randomString } from '../passwords/passwords.js';
 
 // Django's CSRF protection: the `csrftoken` cookie holds a 32-character secret; forms carry a
 // 64-character masked token (a random mask, then the secret shifted by it) so that the page

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
-import { randomString } from '../passwords.js';
+import { randomString } from '../passwords/passwords.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

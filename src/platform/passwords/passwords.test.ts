@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../config.js';
 import { hashPassword, randomString, verifyPassword } from './passwords.js';
 import { passwordProblems } from './password-rules.js';
 
