@@ -21,7 +21,7 @@ import { csrfLayer } from './platform/chain/csrf.js';
 import { drainOnClose } from './platform/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
-import { createHub } from './platform/hub.js';
+import { createHub } from './platform/hub/hub.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/request-log.js';
 import { requestLoggerFactory } from './platform/request-logger.js';
@@ -30,7 +30,7 @@ import { sessionLayer, SessionStore } from './platform/chain/session.js';
 import type { Services } from './platform/services.js';
 import { PUBLIC_DIR } from './platform/views/assets.js';
 import { renderDecorator } from './platform/views/render.js';
-import { websocketSupport } from './platform/websocket.js';
+import { websocketSupport } from './platform/hub/websocket.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 

@@ -4,7 +4,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { serveHashing } from './platform/passwords/hash-cluster.js';
 import { hasher } from './platform/passwords/hash-pool.js';
-import { relayHubEvents } from './platform/hub-cluster.js';
+import { relayHubEvents } from './platform/hub/hub-cluster.js';
 
 const RESTART_DELAY_MS = 1000;
 

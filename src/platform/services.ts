@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import type { Hub } from './hub.js';
+import type { Hub } from './hub/hub.js';
 import type { SessionStore } from './chain/session.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { Hub, MemoryTransport } from '../../platform/hub.js';
+import { Hub, MemoryTransport } from '../../platform/hub/hub.js';
 import { SessionStore } from '../../platform/chain/session.js';
 import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../test/helpers.js';
 import { lostAccessCheck } from './chat-access.js';

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub.js';
+import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub/hub.js';
 import { TokenBucket } from './rate-limit.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { ChatMessagePayload, Hub } from '../../platform/hub.js';
+import type { ChatMessagePayload, Hub } from '../../platform/hub/hub.js';
 import { ChatRepository, type StoredChatMessage } from './chat-repository.js';
 
 export const HISTORY_PAGE = 50;

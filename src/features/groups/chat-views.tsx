@@ -1,4 +1,4 @@
-import type { ChatMessagePayload } from '../../platform/hub.js';
+import type { ChatMessagePayload } from '../../platform/hub/hub.js';
 import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Group, User } from '../../db/schema.js';
-import type { Hub } from '../../platform/hub.js';
+import type { Hub } from '../../platform/hub/hub.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from './repository.js';

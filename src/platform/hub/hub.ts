@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { ClusterTransport } from './hub-cluster.js';
 import { RedisTransport } from './hub-redis.js';
 
