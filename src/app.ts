@@ -18,13 +18,13 @@ import { authenticationLayer } from './platform/chain/authentication.js';
 import { changeTokenDecorator } from './platform/change-token.js';
 import { commonLayer } from './platform/chain/common.js';
 import { csrfLayer } from './platform/chain/csrf.js';
-import { drainOnClose } from './platform/drain.js';
+import { drainOnClose } from './platform/process/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/hub.js';
 import { messagesLayer } from './platform/chain/messages.js';
-import { requestLog } from './platform/request-log.js';
-import { requestLoggerFactory } from './platform/request-logger.js';
+import { requestLog } from './platform/process/request-log.js';
+import { requestLoggerFactory } from './platform/process/request-logger.js';
 import { securityLayer } from './platform/chain/security.js';
 import { sessionLayer, SessionStore } from './platform/chain/session.js';
 import type { Services } from './platform/services.js';
@@ -57,12 +57,12 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     logger: { level: config.logLevel },
     // requestLog writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // request.log makes its pino child only when a line is written (platform/request-logger.ts).
+    // request.log makes its pino child only when a line is written (platform/process/request-logger.ts).
     childLoggerFactory: requestLoggerFactory,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     // Graceful shutdown behind nginx (a rolling restart loses no request; see server.ts and
-    // platform/drain.ts): the instance stops accepting (nginx's connect is refused and it tries
+    // platform/process/drain.ts): the instance stops accepting (nginx's connect is refused and it tries
     // the next instance, safe for any method), lets nginx's kept-alive connections run out, and
     // only then closes what is left (forceCloseConnections: 'idle', the default). A request that
     // arrives on an open connection meanwhile is *served*, with `Connection: close`, instead of

@@ -4,7 +4,7 @@ import { isClusterWorker, runPrimary } from './cluster.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { stopAccepting } from './platform/drain.js';
+import { stopAccepting } from './platform/process/drain.js';
 import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
 import { hasher, useHasher } from './platform/passwords/hash-pool.js';
 import { sweepExpired } from './platform/maintenance.js';

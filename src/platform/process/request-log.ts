@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { pathOf } from './url.js';
+import { pathOf } from '../url.js';
 
 /**
  * One structured line per request, with who made it. The path only: a query string holds what
