@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/process/drain.js';
 import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
 import { hasher, useHasher } from './platform/passwords/hash-pool.js';
-import { sweepExpired } from './platform/maintenance.js';
+import { sweepExpired } from './maintenance.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /**

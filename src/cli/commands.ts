@@ -4,7 +4,7 @@ import { type DatabaseHandle, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { username as usernameSchema } from '../features/accounts/forms.js';
 import { AccountsService } from '../features/accounts/service.js';
-import { sweepExpired } from '../platform/maintenance.js';
+import { sweepExpired } from '../maintenance.js';
 import { SessionStore } from '../platform/chain/session.js';
 import { serve } from '../server.js';
 import { groupCommands } from './group-commands.js';

@@ -1,0 +1,14 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.js';
+import { LoginThrottle } from './features/accounts/throttle.js';
+import { SessionStore } from './platform/chain/session.js';
+
+/**
+ * Removes expired sessions and forgotten login failures; returns how many sessions went. It knows
+ * the features whose rows expire, so it lives beside server.ts and the CLI, not in the platform.
+ */
+export async function sweepExpired(db: Kysely<Database>): Promise<number> {
+  const removed = await new SessionStore(db, 0).clearExpired();
+  await new LoginThrottle(db).sweep();
+  return removed;
+}
