@@ -2,16 +2,17 @@ import type { ComponentChildren } from 'preact';
 import { jsx } from 'preact/jsx-runtime';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { LoginPage, PasswordChangePage, RegisterPage } from '../../features/accounts/views.js';
-import { NoteListPage } from '../../features/notes/list-views.js';
-import { NoteDetailPage, NoteFormPage } from '../../features/notes/note-views.js';
-import { TagListPage } from '../../features/tags/views.js';
-import { ErrorPage } from './error-page.js';
-import { renderToHtml } from './html.js';
-import type { ViewContext } from './render.js';
+import { LoginPage, PasswordChangePage, RegisterPage } from '../src/features/accounts/views.js';
+import { NoteListPage } from '../src/features/notes/list-views.js';
+import { NoteDetailPage, NoteFormPage } from '../src/features/notes/note-views.js';
+import { TagListPage } from '../src/features/tags/views.js';
+import { ErrorPage } from '../src/platform/views/error-page.js';
+import { renderToHtml } from '../src/platform/views/html.js';
+import type { ViewContext } from '../src/platform/views/render.js';
 
-// Pages are rendered by our own walk over the JSX tree (html.ts) instead of
-// preact-render-to-string; these tests hold the two to the same output, byte for byte.
+// Pages are rendered by our own walk over the JSX tree (src/platform/views/html.ts) instead of
+// preact-render-to-string; these tests hold the two to the same output, byte for byte, on real
+// pages of the features (so they live here: the platform imports no feature).
 
 const HOSTILE = `<script>alert("x")</script> & 'quotes' "double" <img src=x onerror=alert(1)>`;
 
