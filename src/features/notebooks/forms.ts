@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { colorField } from '../tags/color.js';
+import { colorField } from '../../platform/views/color.js';
 
 export const DEFAULT_NOTEBOOK_COLOR = '#4f6d7a';
 

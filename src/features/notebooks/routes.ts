@@ -4,7 +4,7 @@ import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
-import { DeleteConfirmPage } from '../notes/controls.js';
+import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
 import { NotesRepository } from '../notes/repository.js';
 import { notebookForm } from './forms.js';

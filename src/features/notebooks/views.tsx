@@ -4,7 +4,7 @@ import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { NoteList } from '../notes/list-views.js';
 import type { NotePage } from '../notes/repository.js';
-import { Swatch } from '../tags/color.js';
+import { Swatch } from '../../platform/views/color.js';
 import { DEFAULT_NOTEBOOK_COLOR } from './forms.js';
 import type { NotebookWithCount } from './repository.js';
 

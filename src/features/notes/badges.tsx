@@ -1,4 +1,4 @@
-import { Swatch } from '../tags/color.js';
+import { Swatch } from '../../platform/views/color.js';
 import type { NoteRow } from './details.js';
 import { PRIORITIES } from './forms.js';
 

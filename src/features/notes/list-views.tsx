@@ -2,7 +2,7 @@ import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { NoteBadges } from './badges.js';
-import { Time } from './controls.js';
+import { Time } from '../../platform/views/controls.js';
 import type { NoteRow } from './details.js';
 import type { NotePage } from './repository.js';
 

@@ -4,7 +4,7 @@ import { formValues, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { viewContext } from '../../platform/views/render.js';
-import { DeleteConfirmPage } from './controls.js';
+import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { noteForm } from './forms.js';
 import { idOr404, pathId } from '../../platform/ids.js';
 import { type ListQuery, NoteListPage } from './list-views.js';

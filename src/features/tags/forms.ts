@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { colorField } from './color.js';
+import { colorField } from '../../platform/views/color.js';
 
 export const DEFAULT_TAG_COLOR = '#6c757d';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
-import { DeleteConfirmPage } from '../notes/controls.js';
+import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
 import { tagForm } from './forms.js';
 import { TagsService } from './service.js';

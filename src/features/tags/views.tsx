@@ -2,7 +2,7 @@ import type { Tag } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { Swatch } from './color.js';
+import { Swatch } from '../../platform/views/color.js';
 import { DEFAULT_TAG_COLOR } from './forms.js';
 
 export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {

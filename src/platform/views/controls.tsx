@@ -1,8 +1,8 @@
-import { CsrfField } from '../../platform/views/forms.js';
-import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import { CsrfField } from './forms.js';
+import { Layout } from './layout.js';
+import type { ViewContext } from './render.js';
 
-// Pieces shared by notes, notebooks and tags: the delete confirmation and dates.
+// Pieces shared by several features: the delete confirmation and dates.
 
 /** GET on a /delete/ path: says what will go and asks for the POST. */
 export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence }: {
