@@ -1,6 +1,7 @@
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
+import { Time } from '../../platform/views/controls.js';
 
 interface FormProps {
   ctx: ViewContext;
@@ -96,11 +97,6 @@ interface SessionRow {
   created_at: number;
   last_seen: number;
   user_agent: string;
-}
-
-function Time({ ms }: { ms: number }) {
-  const iso = new Date(ms).toISOString();
-  return <time datetime={iso}>{iso.replace('T', ' ').slice(0, 16)} UTC</time>;
 }
 
 export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; sessions: SessionRow[]; currentKey: string }) {
