@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nameKey as migration0006Key } from '../db/migrations/0006_name_keys.js';
 import { MAX_IDENTITY_KEY_LENGTH, identityKey, identityKeyProblem } from './identity-key.js';
 
 const same = (a: string, b: string) => expect(identityKey(a), `${a} / ${b}`).toBe(identityKey(b));
@@ -52,5 +53,12 @@ describe('identityKey: one name, whatever its spelling on the keyboard', () => {
     expect(identityKeyProblem('\u3164')).toBe('empty');
     expect(identityKeyProblem('\ufdfa'.repeat(40))).toBe('too long');
     expect(identityKey('\ufdfa'.repeat(33)).length).toBeLessThanOrEqual(MAX_IDENTITY_KEY_LENGTH);
+  });
+});
+
+describe('the keys stored by the latest migration that computed them (0006)', () => {
+  it('are computed as the application computes them', () => {
+    const samples = ['Émile', 'Ｅｍｉｌｅ', 'STRAẞE', 'ΟΔΥΣΣΕΥΣ', 'İlker', 'Zo\u200bé', '  Book\u00a0\u00a0club ', '\ufdfa'];
+    expect(samples.map(migration0006Key)).toEqual(samples.map(identityKey));
   });
 });
