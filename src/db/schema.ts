@@ -31,7 +31,7 @@ export interface SessionsTable {
 
 export interface LoginFailuresTable {
   id: Generated<number>;
-  /** `user:<lowercased username>` or `ip:<address>`. */
+  /** `user:<identityKey(username)>` or `ip:<address>`. */
   scope: string;
   at: number;
 }

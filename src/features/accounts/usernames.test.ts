@@ -57,4 +57,23 @@ describe('a username with capitals outside A-Z', () => {
     expect(registration.statusCode).toBe(400);
     expect(registration.body).toContain('That username is too long.');
   });
+
+  it('counts wrong passwords typed in any spelling of Émile against the one username', async () => {
+    expect((await register('Émilie')).statusCode).toBe(302);
+    const browser = new TestBrowser(t.app);
+    const csrf = await browser.ensureCsrfCookie();
+    // Each attempt from its own address, so that only the per-username limit can answer 429.
+    const attempt = (username: string, password: string, n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/accounts/login/',
+        remoteAddress: `198.51.100.${n}`,
+        headers: { host: 'localhost', origin: 'http://localhost', cookie: `csrftoken=${csrf}`, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrfmiddlewaretoken: csrf, username, password }).toString(),
+      });
+    const spellings = ['Émilie', 'ÉMILIE', 'E\u0301milie', 'Ｅ\u0301ｍｉｌｉｅ', 'émilie\u200b'];
+    for (const [n, spelling] of spellings.entries()) expect((await attempt(spelling, 'wrong-password', n + 1)).statusCode, spelling).toBe(400);
+    expect((await attempt('émilie', GOOD, 10)).statusCode).toBe(429);
+  });
 });
+
