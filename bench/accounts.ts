@@ -6,6 +6,7 @@ import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, compareWithBare, scratch, startApp } from './lib.js';
 import { loginStorm } from './storm.js';
+import { identityKey } from '../src/platform/identity-key.js';
 
 const ITERATIONS = 1_000_000;
 const PASSWORD = 'bench-password-long-enough';
@@ -16,7 +17,7 @@ async function seed(databaseUrl: string) {
   await migrateToLatest(database.db);
   const user = await database.db
     .insertInto('users')
-    .values({ username: 'bench', email: '', password: await hashPassword(PASSWORD, ITERATIONS), date_joined: Date.now() })
+    .values({ username: 'bench', username_key: identityKey('bench'), email: '', password: await hashPassword(PASSWORD, ITERATIONS), date_joined: Date.now() })
     .returningAll()
     .executeTakeFirstOrThrow();
   const session = await new SessionStore(database.db, 86_400).create(user.id, sessionAuthHash(BENCH_SECRET, user.password), 'bench');

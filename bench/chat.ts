@@ -7,6 +7,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, type RunningProcess, scratch, startApp } from './lib.js';
+import { identityKey } from '../src/platform/identity-key.js';
 
 // Group chat: members of one group connected over real sockets to the real server in its own
 // process; senders take turns, each well under the per-connection rate limit; latency is from
@@ -26,13 +27,14 @@ async function seed(databaseUrl: string, members: number): Promise<{ groupId: nu
     for (let start = 0; start < members; start += CHUNK) {
       const values = Array.from({ length: Math.min(CHUNK, members - start) }, (_, i) => ({
         username: `member${start + i}`,
+        username_key: identityKey(`member${start + i}`),
         email: '',
         password: UNUSED_PASSWORD_HASH,
         date_joined: now,
       }));
       ids.push(...(await db.insertInto('users').values(values).returning('id').execute()).map((row) => row.id));
     }
-    const group = await db.insertInto('groups').values({ name: 'bench', owner_id: ids[0]!, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const group = await db.insertInto('groups').values({ name: 'bench', name_key: identityKey('bench'), owner_id: ids[0]!, created_at: now }).returning('id').executeTakeFirstOrThrow();
     for (let start = 0; start < ids.length; start += CHUNK) {
       await db
         .insertInto('group_members')

@@ -5,6 +5,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, compareWithBare, scratch, startApp } from './lib.js';
+import { identityKey } from '../src/platform/identity-key.js';
 
 // To-do and shopping pages on a database with other people's lists in it (so that the
 // visibility queries have rows to skip), against bare node:http serving the same bytes.
@@ -16,7 +17,7 @@ const ITEMS_PER_LIST = 5;
 const ITEMS_ON_PAGE = 50;
 
 async function insertUser(db: Kysely<Database>, username: string) {
-  return db.insertInto('users').values({ username, email: '', password: 'unusable', date_joined: Date.now() }).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('users').values({ username, username_key: identityKey(username), email: '', password: 'unusable', date_joined: Date.now() }).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function seed(databaseUrl: string) {
@@ -25,7 +26,7 @@ export async function seed(databaseUrl: string) {
   const now = Date.now();
   const ids = await database.db.transaction().execute(async (db) => {
     const me = await insertUser(db, 'bench');
-    const group = await db.insertInto('groups').values({ name: 'bench group', owner_id: me.id, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const group = await db.insertInto('groups').values({ name: 'bench group', name_key: identityKey('bench group'), owner_id: me.id, created_at: now }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('group_members').values({ group_id: group.id, user_id: me.id, joined_at: now }).execute();
     for (let u = 0; u < OTHER_USERS; u++) {
       const other = await insertUser(db, `other${u}`);

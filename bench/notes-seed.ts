@@ -4,6 +4,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
+import { identityKey } from '../src/platform/identity-key.js';
 
 export const BENCH_PASSWORD = 'bench-password-123';
 export const BENCH_ITERATIONS = 1000;
@@ -54,13 +55,13 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
   await db.transaction().execute(async (trx) => {
     const users = await trx
       .insertInto('users')
-      .values(['reader', 'friend1', 'friend2', 'stranger'].map((username) => ({ username, email: '', password, date_joined: now })))
+      .values(['reader', 'friend1', 'friend2', 'stranger'].map((username) => ({ username, username_key: identityKey(username), email: '', password, date_joined: now })))
       .returning(['id', 'username'])
       .execute();
     const [reader, friend1, friend2, stranger] = users.map((user) => user.id) as [number, number, number, number];
     const groupIds: number[] = [];
     for (const [index, owner] of [friend1, friend2].entries()) {
-      const group = await trx.insertInto('groups').values({ name: `bench group ${index + 1}`, owner_id: owner, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      const group = await trx.insertInto('groups').values({ name: `bench group ${index + 1}`, name_key: identityKey(`bench group ${index + 1}`), owner_id: owner, created_at: now }).returning('id').executeTakeFirstOrThrow();
       await trx.insertInto('group_members').values([{ group_id: group.id, user_id: owner, joined_at: now }, { group_id: group.id, user_id: reader, joined_at: now }]).execute();
       groupIds.push(group.id);
     }
@@ -71,7 +72,7 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
       .execute();
     const tags = await trx
       .insertInto('tags')
-      .values(Array.from({ length: 12 }, (_, i) => ({ owner_id: reader, name: `tag${i + 1}`, color: '#aa5500', created_at: now })))
+      .values(Array.from({ length: 12 }, (_, i) => ({ owner_id: reader, name: `tag${i + 1}`, name_key: identityKey(`tag${i + 1}`), color: '#aa5500', created_at: now })))
       .returning('id')
       .execute();
 

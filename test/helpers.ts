@@ -6,6 +6,8 @@ import { type Config, loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { Database, User } from '../src/db/schema.js';
+import { UsersRepository } from '../src/features/accounts/repository.js';
+import { GroupsRepository } from '../src/features/groups/repository.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { createTestDatabase } from './database.js';
 
@@ -65,16 +67,8 @@ export async function createUser(
 ): Promise<User> {
   userCounter += 1;
   const password = await hashPassword(overrides.password ?? DEFAULT_PASSWORD, overrides.iterations ?? TEST_ITERATIONS);
-  return db
-    .insertInto('users')
-    .values({
-      username: overrides.username ?? `user${userCounter}_${Date.now() % 100000}`,
-      email: overrides.email ?? '',
-      password,
-      date_joined: Date.now(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  // Through the repository, which alone writes usernames (and their keys).
+  return new UsersRepository(db).insert({ username: overrides.username ?? `user${userCounter}_${Date.now() % 100000}`, email: overrides.email ?? '', password });
 }
 
 type FormValue = string | number | boolean | (string | number)[] | undefined;
@@ -173,11 +167,7 @@ let groupCounter = 0;
 export async function createGroup(db: Kysely<Database>, owner: User, members: User[] = [], name?: string) {
   groupCounter += 1;
   const now = Date.now();
-  const group = await db
-    .insertInto('groups')
-    .values({ name: name ?? `group${groupCounter}_${now % 100000}`, owner_id: owner.id, created_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const group = await new GroupsRepository(db).insertGroup(name ?? `group${groupCounter}_${now % 100000}`, owner.id, now);
   await db
     .insertInto('group_members')
     .values([owner, ...members].map((member) => ({ group_id: group.id, user_id: member.id, joined_at: now })))

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, Note, Notebook, Tag, User } from '../src/db/schema.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
+import { DEFAULT_TAG_COLOR } from '../src/features/tags/forms.js';
+import { TagsRepository } from '../src/features/tags/repository.js';
 
 let counter = 0;
 
@@ -37,11 +39,7 @@ export async function createNotebook(db: Kysely<Database>, owner: User, override
 
 export async function createTag(db: Kysely<Database>, owner: User, overrides: Partial<Pick<Tag, 'name' | 'color'>> = {}): Promise<Tag> {
   counter += 1;
-  return db
-    .insertInto('tags')
-    .values({ name: `tag${counter}`, ...overrides, owner_id: owner.id, created_at: Date.now() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return new TagsRepository(db).insert(owner.id, { name: `tag${counter}`, color: DEFAULT_TAG_COLOR, ...overrides });
 }
 
 export function findNote(db: Kysely<Database>, id: number): Promise<Note | undefined> {

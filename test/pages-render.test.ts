@@ -53,7 +53,7 @@ const note = {
   created_at: 1_690_000_000_000,
   tags: [{ id: 5, name: `tag ${HOSTILE}`, color: '#112233' }],
 };
-const tag = { id: 5, owner_id: 7, name: `tag ${HOSTILE}`, color: '#112233', created_at: 0 };
+const tag = { id: 5, owner_id: 7, name: `tag ${HOSTILE}`, name_key: `tag ${HOSTILE}`, color: '#112233', created_at: 0 };
 
 describe('renderToHtml matches preact-render-to-string', () => {
   it('on elements: escaping, attribute names, booleans, void and SVG elements', () => {

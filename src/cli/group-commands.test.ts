@@ -36,22 +36,70 @@ describe('creategroup', () => {
     await expect(run('creategroup', ['Sailors'])).rejects.toThrow('creategroup needs --owner <username>');
     expect(await groupNamed('Sailors')).toBeUndefined();
     await run('creategroup', ['Sailors'], { owner: owner.username });
-    await expect(run('creategroup', ['SAILORS'], { owner: owner.username })).rejects.toThrow('A group with that name already exists.');
+    await expect(run('creategroup', ['SAILORS'], { owner: owner.username })).rejects.toThrow('You already have a group with that name.');
     expect(await groupNamed('SAILORS')).toBeUndefined();
+  });
+
+  it('lets two owners each have a group of the same name', async () => {
+    const [first, second] = [await createUser(t.db), await createUser(t.db)];
+    await run('creategroup', ['Hikers'], { owner: first.username });
+    await run('creategroup', ['hikers'], { owner: second.username });
+    const owners = await t.db.selectFrom('groups').select('owner_id').where('owner_id', 'in', [first.id, second.id]).orderBy('owner_id').execute();
+    expect(owners.map((row) => row.owner_id)).toEqual([first.id, second.id]);
   });
 });
 
 describe('addmember', () => {
-  it('adds a user to a group named in any case, once', async () => {
+  it('adds a user to a group named by owner/name in any case, once', async () => {
     const owner = await createUser(t.db);
     const newcomer = await createUser(t.db);
     await run('creategroup', ['Runners'], { owner: owner.username });
-    await run('addmember', ['runners', newcomer.username]);
+    await run('addmember', [`${owner.username.toUpperCase()}/runners`, newcomer.username]);
     const group = (await groupNamed('Runners'))!;
     expect(await membersOf(group.id)).toEqual([owner.id, newcomer.id].sort((a, b) => a - b));
-    await expect(run('addmember', ['Runners', newcomer.username])).rejects.toThrow('is already a member of this group.');
-    await expect(run('addmember', ['No such group', newcomer.username])).rejects.toThrow('no group named "No such group"');
-    await expect(run('addmember', ['Runners', 'ghost-user'])).rejects.toThrow('There is no user named “ghost-user”.');
+    await expect(run('addmember', [`${owner.username}/Runners`, newcomer.username])).rejects.toThrow('is already a member of this group.');
+    await expect(run('addmember', [`${owner.username}/Runners`, 'ghost-user'])).rejects.toThrow('There is no user named “ghost-user”.');
     expect(await membersOf(group.id)).toHaveLength(2);
+  });
+
+  it('adds a user to a group named by its id', async () => {
+    const owner = await createUser(t.db);
+    const newcomer = await createUser(t.db);
+    await run('creategroup', ['Swimmers'], { owner: owner.username });
+    const group = (await groupNamed('Swimmers'))!;
+    await run('addmember', [String(group.id), newcomer.username]);
+    expect(await membersOf(group.id)).toEqual([owner.id, newcomer.id].sort((a, b) => a - b));
+  });
+
+  it('refuses an unknown, malformed or ambiguous group with one line, adding nobody', async () => {
+    const [first, second, newcomer] = [await createUser(t.db), await createUser(t.db), await createUser(t.db)];
+    await run('creategroup', ['Cyclists'], { owner: first.username });
+    await run('creategroup', ['cyclists'], { owner: second.username });
+    const cases: [string, string][] = [
+      [`${first.username}/No such group`, `${first.username} has no group named "No such group"`],
+      ['nobody-here/Cyclists', 'no user named "nobody-here"'],
+      ['99999999999', 'no group with id 99999999999'],
+      ['2147483647', 'no group with id 2147483647'],
+      ['No such group', 'no group named "No such group"; name it as <owner>/<name> or by its id'],
+      ['Cyclists', `group name "Cyclists" is ambiguous (owned by ${[first.username, second.username].sort().join(', ')}); name it as <owner>/<name> or by its id`],
+      ['/Cyclists', 'name the group by its id or as <owner>/<name>'],
+      [`${first.username}/`, 'name the group by its id or as <owner>/<name>'],
+    ];
+    for (const [group, message] of cases) {
+      const failure = run('addmember', [group, newcomer.username]);
+      await expect(failure, group).rejects.toThrow(new CliError(message));
+      await expect(failure).rejects.not.toThrow(/\n/);
+    }
+    const memberships = await t.db.selectFrom('group_members').select('group_id').where('user_id', '=', newcomer.id).execute();
+    expect(memberships).toEqual([]);
+  });
+
+  it('still takes a bare group name that only one owner uses', async () => {
+    const owner = await createUser(t.db);
+    const newcomer = await createUser(t.db);
+    await run('creategroup', ['Rowers of Ålesund'], { owner: owner.username });
+    await run('addmember', ['ROWERS OF ÅLESUND', newcomer.username]);
+    const group = (await groupNamed('Rowers of Ålesund'))!;
+    expect(await membersOf(group.id)).toContain(newcomer.id);
   });
 });

@@ -1,10 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Database, Group } from '../db/schema.js';
 import { UsersRepository } from '../features/accounts/repository.js';
 import { groupForm } from '../features/groups/forms.js';
 import { GroupsService } from '../features/groups/service.js';
+import { parseId } from '../platform/ids.js';
 import { type Command, withDatabase } from './commands.js';
 import { CliError } from './io.js';
 
 const firstError = (errors: Record<string, string[]>) => Object.values(errors).flat()[0] ?? 'invalid input';
+const NAME_IT = 'name it as <owner>/<name> or by its id';
+
+/**
+ * The `<group>` argument: an id, `owner/name` (group names are unique per owner only; a username
+ * has no `/`, so the name may), or a bare name that only one owner uses. Names are quoted with
+ * JSON.stringify so that the error stays on one line whatever they hold.
+ */
+async function findGroup(db: Kysely<Database>, service: GroupsService, raw: string): Promise<Group> {
+  if (/^[0-9]+$/.test(raw)) {
+    const id = parseId(raw);
+    const group = id === null ? undefined : await service.groups.findById(id);
+    if (!group) throw new CliError(`no group with id ${raw}`);
+    return group;
+  }
+  const slash = raw.indexOf('/');
+  if (slash >= 0) {
+    const [ownerName, name] = [raw.slice(0, slash).trim(), raw.slice(slash + 1).trim()];
+    if (!ownerName || !name) throw new CliError('name the group by its id or as <owner>/<name>');
+    const owner = await new UsersRepository(db).findByUsername(ownerName);
+    if (!owner) throw new CliError(`no user named ${JSON.stringify(ownerName)}`);
+    const group = await service.groups.findOwnedByName(owner.id, name);
+    if (!group) throw new CliError(`${owner.username} has no group named ${JSON.stringify(name)}`);
+    return group;
+  }
+  const groups = await service.groups.findAllByName(raw);
+  if (groups.length === 0) throw new CliError(`no group named ${JSON.stringify(raw)}; ${NAME_IT}`);
+  if (groups.length > 1) throw new CliError(`group name ${JSON.stringify(raw)} is ambiguous (owned by ${groups.map((group) => group.owner).sort().join(', ')}); ${NAME_IT}`);
+  return groups[0]!;
+}
 
 /** Group administration from the command line (PRODUCT.md section 5). */
 export const groupCommands: Record<string, Command> = {
@@ -30,17 +62,16 @@ export const groupCommands: Record<string, Command> = {
   },
   addmember: {
     usage: 'addmember <group> <username>',
-    summary: 'add a user to a group (the group by name)',
+    summary: 'add a user to a group (<group>: its id, or <owner>/<name>)',
     positionals: { min: 2, max: 2 },
     async run({ config, args }) {
-      const [groupName, username] = args as [string, string];
+      const [groupArgument, username] = args as [string, string];
       await withDatabase(config, async ({ db }) => {
         const service = new GroupsService(db, null);
-        const group = await service.groups.findByName(groupName);
-        if (!group) throw new CliError(`no group named "${groupName}"`);
+        const group = await findGroup(db, service, groupArgument.trim());
         const added = await service.addMember(group, username);
         if (!added.ok) throw new CliError(firstError(added.errors));
-        console.log(`added ${added.value.username} to ${group.name}`);
+        console.log(`added ${added.value.username} to ${group.name} (id ${group.id})`);
       });
     },
   },

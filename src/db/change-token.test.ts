@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from './database.js';
 import { migrateToLatest } from './migrate.js';
+import { identityKey } from '../platform/identity-key.js';
 
 // The page cache trusts this token to move on every change (platform/views/page-cache.ts).
 const cleanups: (() => Promise<void>)[] = [];
@@ -25,7 +26,7 @@ function open(url: string): DatabaseHandle {
 }
 
 async function addUser(handle: DatabaseHandle, username: string) {
-  return handle.db.insertInto('users').values({ username, email: '', password: 'x', date_joined: 0 }).returning('id').executeTakeFirstOrThrow();
+  return handle.db.insertInto('users').values({ username, username_key: identityKey(username), email: '', password: 'x', date_joined: 0 }).returning('id').executeTakeFirstOrThrow();
 }
 
 describe('SQLite change token', () => {

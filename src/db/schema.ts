@@ -7,6 +7,8 @@ import type { Generated, Selectable } from 'kysely';
 export interface UsersTable {
   id: Generated<number>;
   username: string;
+  /** `identityKey(username)` (platform/identity-key.ts), unique: every lookup by name compares it. */
+  username_key: string;
   email: string;
   /** Django's `pbkdf2_sha256$<iterations>$<salt>$<base64 hash>`. */
   password: string;
@@ -29,7 +31,7 @@ export interface SessionsTable {
 
 export interface LoginFailuresTable {
   id: Generated<number>;
-  /** `user:<lowercased username>` or `ip:<address>`. */
+  /** `user:<identityKey(username)>` or `ip:<address>`. */
   scope: string;
   at: number;
 }
@@ -37,6 +39,8 @@ export interface LoginFailuresTable {
 export interface GroupsTable {
   id: Generated<number>;
   name: string;
+  /** `identityKey(name)`, unique per owner: two households may each have a "Family". */
+  name_key: string;
   owner_id: number;
   created_at: number;
 }
@@ -60,8 +64,9 @@ export interface NotebooksTable {
 export interface TagsTable {
   id: Generated<number>;
   owner_id: number;
-  /** Unique per owner regardless of case. */
   name: string;
+  /** `identityKey(name)`, unique per owner: "work", "Work" and "ＷＯＲＫ" are one tag. */
+  name_key: string;
   color: Generated<string>;
   created_at: number;
 }

@@ -4,6 +4,7 @@ import * as groups from './0002_groups.js';
 import * as notes from './0003_notes.js';
 import * as lists from './0004_lists.js';
 import * as chat from './0005_chat.js';
+import * as nameKeys from './0006_name_keys.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_notes': notes,
   '0004_lists': lists,
   '0005_chat': chat,
+  '0006_name_keys': nameKeys,
 };

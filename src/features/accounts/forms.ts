@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkIdentityName } from '../../platform/identity-key.js';
 
 const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
 
@@ -7,7 +8,8 @@ export const username = z
   .trim()
   .min(1, 'Enter a username.')
   .max(150, 'Usernames have at most 150 characters.')
-  .regex(USERNAME, 'Enter a valid username: letters, digits and @ . + - _ only.');
+  .regex(USERNAME, 'Enter a valid username: letters, digits and @ . + - _ only.')
+  .superRefine(checkIdentityName({ empty: 'Enter a valid username: it must show a letter or digit.', tooLong: 'That username is too long.' }));
 
 const password = (message: string) => z.string({ error: message }).min(1, message).max(4096, 'That password is too long.');
 

@@ -1,22 +1,24 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, User } from '../../db/schema.js';
+import { identityKey } from '../../platform/identity-key.js';
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Usernames are matched regardless of case, as they are unique regardless of case. */
+  /** Usernames are matched by their key (case, width and invisible letters folded), as they are unique by it. */
   findByUsername(username: string): Promise<User | undefined> {
-    return this.db.selectFrom('users').selectAll().where(sql<string>`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('username_key', '=', identityKey(username)).executeTakeFirst();
   }
 
   findById(id: number): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The only writer of usernames, so that every row's key is worked out the same way. */
   async insert(values: { username: string; email: string; password: string }, now = Date.now()): Promise<User> {
     return this.db
       .insertInto('users')
-      .values({ ...values, date_joined: now })
+      .values({ ...values, username_key: identityKey(values.username), date_joined: now })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { identityKey } from '../../platform/identity-key.js';
 
 export const MAX_FAILURES = 5;
 export const WINDOW_MS = 15 * 60 * 1000;
@@ -12,7 +13,8 @@ export class LoginThrottle {
   constructor(private readonly db: Kysely<Database>) {}
 
   private scopes(username: string, ip: string): string[] {
-    return [`user:${username.toLowerCase().slice(0, 150)}`, `ip:${ip}`];
+    // By the username's key: every spelling that logs in to one account counts against it.
+    return [`user:${identityKey(username).slice(0, 150)}`, `ip:${ip}`];
   }
 
   /** Seconds until another attempt is allowed, or 0 when one is allowed now. */

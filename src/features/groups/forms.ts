@@ -1,8 +1,14 @@
 import { z } from 'zod';
+import { checkIdentityName } from '../../platform/identity-key.js';
 import { idField, optionalIdField } from '../../platform/ids.js';
 
 export const groupForm = z.object({
-  name: z.string({ error: 'Enter a name for the group.' }).trim().min(1, 'Enter a name for the group.').max(150, 'Group names have at most 150 characters.'),
+  name: z
+    .string({ error: 'Enter a name for the group.' })
+    .trim()
+    .min(1, 'Enter a name for the group.')
+    .max(150, 'Group names have at most 150 characters.')
+    .superRefine(checkIdentityName({ empty: 'Enter a name for the group.', tooLong: 'That group name is too long.' })),
 });
 
 export const memberActionForm = z.object({

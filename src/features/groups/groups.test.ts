@@ -39,7 +39,7 @@ describe('creating a group', () => {
     const before = await t.db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const taken = await browser.post('/groups/new/', { name: 'hIKERS' });
     expect(taken.statusCode).toBe(400);
-    expect(taken.body).toContain('A group with that name already exists.');
+    expect(taken.body).toContain('You already have a group with that name.');
     expect(taken.body).toContain('value="hIKERS"');
     expect(taken.body).toMatch(/aria-describedby="[^"]*id_name_errors"/);
     const empty = await browser.post('/groups/new/', { name: '   ' });
@@ -47,6 +47,32 @@ describe('creating a group', () => {
     expect(empty.body).toContain('Enter a name for the group.');
     const after = await t.db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
+
+describe('group names are unique per owner, not across the site', () => {
+  it('lets two households each create a group called Family', async () => {
+    const first = await loggedIn(t);
+    const second = await loggedIn(t);
+    for (const { browser, user } of [first, second]) {
+      const response = await browser.post('/groups/new/', { name: 'Family' });
+      expect(response.statusCode).toBe(302);
+      const group = await t.db.selectFrom('groups').selectAll().where('owner_id', '=', user.id).executeTakeFirstOrThrow();
+      expect(group.name).toBe('Family');
+      expect(response.headers.location).toBe(`/groups/${group.id}/`);
+    }
+  });
+
+  it('gives one owner the form again, with an error, for a second family, Ｆａｍｉｌｙ or FAMİLY', async () => {
+    const { browser, user } = await loggedIn(t);
+    expect((await browser.post('/groups/new/', { name: 'Family' })).statusCode).toBe(302);
+    for (const name of ['family', 'Ｆａｍｉｌｙ', 'FAMİLY', ' Family ']) {
+      const response = await browser.post('/groups/new/', { name });
+      expect(response.statusCode, name).toBe(400);
+      expect(response.body).toContain('You already have a group with that name.');
+      expect(response.body).toContain('<form');
+    }
+    expect(await t.db.selectFrom('groups').select('name').where('owner_id', '=', user.id).execute()).toEqual([{ name: 'Family' }]);
   });
 });
 
@@ -91,6 +117,14 @@ describe('managing members: the owner only', () => {
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe(`/groups/${group.id}/`);
     expect(await membersOf(group.id)).toContain(newcomer.id);
+  });
+
+  it('adds Émile when the owner types ÉMILE', async () => {
+    const { owner, group } = await cast();
+    const emile = await createUser(t.db, { username: 'Émile' });
+    const response = await owner.browser.post(`/groups/${group.id}/members/`, { action: 'add', username: 'ÉMILE' });
+    expect(response.statusCode).toBe(302);
+    expect(await membersOf(group.id)).toContain(emile.id);
   });
 
   it('shows a form error for an unknown username or one already in, adding nobody', async () => {

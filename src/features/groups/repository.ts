@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Group } from '../../db/schema.js';
+import { identityKey } from '../../platform/identity-key.js';
 
 export interface GroupSummary {
   id: number;
@@ -41,7 +42,8 @@ export class GroupsRepository {
       .innerJoin('group_members', 'group_members.group_id', 'groups.id')
       .select(['groups.id', 'groups.name'])
       .where('group_members.user_id', '=', userId)
-      .orderBy('groups.name')
+      .orderBy('groups.name_key')
+      .orderBy('groups.id')
       .execute();
   }
 
@@ -60,7 +62,7 @@ export class GroupsRepository {
 
   /** The user's groups with owner and size, for the groups page. */
   async listSummariesForMember(userId: number): Promise<GroupSummary[]> {
-    const rows = await this.summaries().where('groups.id', 'in', this.memberGroupIds(userId)).orderBy('groups.name').execute();
+    const rows = await this.summaries().where('groups.id', 'in', this.memberGroupIds(userId)).orderBy('groups.name_key').orderBy('groups.id').execute();
     return rows.map((row) => ({ ...row, member_count: Number(row.member_count) }));
   }
 
@@ -87,8 +89,25 @@ export class GroupsRepository {
     return this.db.selectFrom('groups').selectAll().where('id', '=', groupId).where('owner_id', '=', userId).executeTakeFirst();
   }
 
-  findByName(name: string): Promise<Group | undefined> {
-    return this.db.selectFrom('groups').selectAll().where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+  /** The owner's group of this name (names are unique per owner, compared by their key). */
+  findOwnedByName(ownerId: number, name: string): Promise<Group | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('owner_id', '=', ownerId).where('name_key', '=', identityKey(name)).executeTakeFirst();
+  }
+
+  /** Every owner's group of this name, with the owner's username: for the command line, which names groups site-wide. */
+  findAllByName(name: string): Promise<(Group & { owner: string })[]> {
+    return this.db
+      .selectFrom('groups')
+      .innerJoin('users as owner', 'owner.id', 'groups.owner_id')
+      .selectAll('groups')
+      .select('owner.username as owner')
+      .where('groups.name_key', '=', identityKey(name))
+      .orderBy('owner.username_key')
+      .execute();
+  }
+
+  findById(groupId: number): Promise<Group | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('id', '=', groupId).executeTakeFirst();
   }
 
   listMembers(groupId: number): Promise<GroupMember[]> {
@@ -101,8 +120,13 @@ export class GroupsRepository {
       .execute();
   }
 
+  /** The only writer of group names, so that every row's key is worked out the same way. */
   insertGroup(name: string, ownerId: number, now = Date.now()): Promise<Group> {
-    return this.db.insertInto('groups').values({ name, owner_id: ownerId, created_at: now }).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('groups')
+      .values({ name, name_key: identityKey(name), owner_id: ownerId, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async addMember(groupId: number, userId: number, now = Date.now()): Promise<void> {

@@ -8,7 +8,8 @@ import { GroupsRepository } from './repository.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
-const nameTaken = (): Outcome<never> => ({ ok: false, errors: { name: ['A group with that name already exists.'] } });
+// Names are unique per owner: the message speaks of the caller's own groups, and tells nothing of others'.
+const nameTaken = (): Outcome<never> => ({ ok: false, errors: { name: ['You already have a group with that name.'] } });
 
 /** Group administration. Membership changes are published so that live chat sockets follow them. */
 export class GroupsService {
@@ -23,7 +24,7 @@ export class GroupsService {
 
   /** The creator becomes owner and first member, in one transaction. */
   async create(ownerId: number, name: string): Promise<Outcome<Group>> {
-    if (await this.groups.findByName(name)) return nameTaken();
+    if (await this.groups.findOwnedByName(ownerId, name)) return nameTaken();
     try {
       const group = await this.db.transaction().execute(async (trx) => {
         const repository = new GroupsRepository(trx);

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 export interface TagChip {
@@ -75,7 +75,7 @@ export class NoteDetailsReader {
       .innerJoin('tags', 'tags.id', 'note_tags.tag_id')
       .select(['note_tags.note_id', 'tags.id', 'tags.name', 'tags.color'])
       .where('note_tags.note_id', 'in', noteIds)
-      .orderBy(sql`lower(tags.name)`)
+      .orderBy('tags.name_key')
       .execute();
     for (const { note_id, ...tag } of rows) {
       const list = byNote.get(note_id) ?? [];

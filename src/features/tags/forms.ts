@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkIdentityName } from '../../platform/identity-key.js';
 import { colorField } from '../../platform/views/color.js';
 
 export const DEFAULT_TAG_COLOR = '#6c757d';
@@ -8,7 +9,8 @@ export const tagForm = z.object({
     .string({ error: 'This field is required.' })
     .trim()
     .min(1, 'This field is required.')
-    .max(50, 'Tag names have at most 50 characters.'),
+    .max(50, 'Tag names have at most 50 characters.')
+    .superRefine(checkIdentityName({ empty: 'This field is required.', tooLong: 'That tag name is too long.' })),
   color: colorField(DEFAULT_TAG_COLOR),
 });
 

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Tag } from '../../db/schema.js';
+import { identityKey } from '../../platform/identity-key.js';
 
 export type TagFields = Pick<Tag, 'name' | 'color'>;
 
@@ -8,7 +9,7 @@ export class TagsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   listOwned(ownerId: number): Promise<Tag[]> {
-    return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy(sql`lower(name)`).orderBy('id').execute();
+    return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy('name_key').orderBy('id').execute();
   }
 
   findOwned(ownerId: number, id: number): Promise<Tag | undefined> {
@@ -23,17 +24,22 @@ export class TagsRepository {
   }
 
   async nameTaken(ownerId: number, name: string, exceptId?: number): Promise<boolean> {
-    let query = this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+    let query = this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where('name_key', '=', identityKey(name));
     if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
     return (await query.executeTakeFirst()) !== undefined;
   }
 
+  /** Tag names are written here only (insert and update), so that every row's key is worked out the same way. */
   insert(ownerId: number, fields: TagFields, now = Date.now()): Promise<Tag> {
-    return this.db.insertInto('tags').values({ ...fields, owner_id: ownerId, created_at: now }).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('tags')
+      .values({ ...fields, name_key: identityKey(fields.name), owner_id: ownerId, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async updateOwned(ownerId: number, id: number, fields: TagFields): Promise<boolean> {
-    const result = await this.db.updateTable('tags').set(fields).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db.updateTable('tags').set({ ...fields, name_key: identityKey(fields.name) }).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 

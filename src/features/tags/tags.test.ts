@@ -50,6 +50,19 @@ describe('owner', () => {
     expect((await other.browser.post('/tags/new/', { name: 'travel' })).statusCode).toBe(302);
   });
 
+  it('refuses Été beside été, and Ｔｒｉｐ beside trip, whatever the letters’ case or width', async () => {
+    expect((await owner.browser.post('/tags/new/', { name: 'été' })).statusCode).toBe(302);
+    expect((await owner.browser.post('/tags/new/', { name: 'trip' })).statusCode).toBe(302);
+    const before = await tagCount(owner.user.id);
+    for (const name of ['Été', 'ÉTÉ', 'Ｔｒｉｐ']) {
+      const response = await owner.browser.post('/tags/new/', { name });
+      expect(response.statusCode, name).toBe(400);
+      expect(response.body).toContain('You already have a tag with this name.');
+    }
+    expect(await tagCount(owner.user.id)).toBe(before);
+    expect((await other.browser.post('/tags/new/', { name: 'Été' })).statusCode).toBe(302);
+  });
+
   it('refuses renaming a tag onto another of the owner’s tag names', async () => {
     await createTag(t.db, owner.user, { name: 'alpha' });
     const beta = await createTag(t.db, owner.user, { name: 'beta' });

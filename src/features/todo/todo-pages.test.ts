@@ -160,6 +160,16 @@ describe('sharing by username', () => {
     for (const form of cases) expect((await owner.browser.post(`/todo/${list.id}/share/`, form)).statusCode).toBe(400);
   });
 
+  it('shares with Émile when the owner types ÉMILE or émile', async () => {
+    const emile = await createUser(t.db, { username: 'Émile' });
+    for (const typed of ['ÉMILE', 'émile']) {
+      const list = await createTodoList(t.db, owner.user);
+      const response = await owner.browser.post(`/todo/${list.id}/share/`, { username: typed, action: 'add' });
+      expect(response.statusCode, typed).toBe(302);
+      expect(await t.db.selectFrom('todo_list_shares').select('user_id').where('list_id', '=', list.id).execute()).toEqual([{ user_id: emile.id }]);
+    }
+  });
+
   it('adding someone twice keeps one share', async () => {
     const list = await createTodoList(t.db, owner.user);
     for (let i = 0; i < 2; i++) await owner.browser.post(`/todo/${list.id}/share/`, { username: friend.username, action: 'add' });
