@@ -7,7 +7,7 @@ import { viewContext } from '../../platform/views/render.js';
 import { loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
-import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, usernameScope, waitInMinutes } from './throttle.js';
+import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
 import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
 const AFTER_LOGIN = '/notes/';
@@ -80,8 +80,15 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const form = parseForm(registerForm, request.body);
     const ctx = viewContext(request);
     if (!form.ok) return reply.render(RegisterPage({ ctx, values: form.values, errors: form.errors }), 400);
-    const created = await accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1 });
-    if (!created.ok) return reply.render(RegisterPage({ ctx, values: { username: form.data.username, email: form.data.email }, errors: created.errors }), 400);
+    const values = { username: form.data.username, email: form.data.email };
+    // Every new account costs a full hash: reserved before it, kept once the account exists.
+    const attempt = await throttle.reserve(registerLimits(request.ip));
+    if (!attempt.ok) return reply.render(RegisterPage({ ctx, values, errors: { __all__: [refusedFor(reply, attempt, 'Too many new accounts from your network.')] } }), 429);
+    const created = await throttle.checking(attempt, () => accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1 }));
+    if (!created.ok) {
+      await throttle.release(attempt);
+      return reply.render(RegisterPage({ ctx, values, errors: created.errors }), 400);
+    }
     await logIn(request, reply, { config, store: sessions }, created.value);
     request.flash(`Welcome, ${created.value.username}! Your account is ready.`);
     return reply.redirect(AFTER_LOGIN, 302);
@@ -93,8 +100,14 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const form = parseForm(passwordChangeForm, request.body);
     const ctx = viewContext(request);
     if (!form.ok) return reply.render(PasswordChangePage({ ctx, errors: form.errors }), 400);
-    const changed = await accounts.changePassword(request.user!.id, form.data, request.session!.key);
+    const limits = passwordChangeLimits(request.user!.id);
+    const attempt = await throttle.reserve(limits);
+    if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'Too many wrong passwords.')] } }), 429);
+    const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key));
+    // Only a wrong current password counts against the limit, like a wrong password at login.
+    if (changed.ok || !changed.errors.old_password) await throttle.release(attempt);
     if (!changed.ok) return reply.render(PasswordChangePage({ ctx, errors: changed.errors }), 400);
+    await throttle.forgive(limits[0]!.scope);
     request.flash('Your password was changed.');
     return reply.redirect('/accounts/password_change/done/', 302);
   });
