@@ -42,6 +42,13 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/** Refused for load, not for anything in the request: the same request may succeed later. */
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, message, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
 export const STATUS_TITLES: Record<number, string> = {
   400: 'Bad request',
   403: 'Forbidden',
