@@ -13,11 +13,11 @@ const REQUEST = 'groupnotes.hash';
 const RESULT = 'groupnotes.hash-result';
 
 /**
- * Hashes one worker may have in the primary's pool at once. With the default pool of two cores
- * (64 waiting, 4 in threads) one worker can take at most half, so a burst reaching one worker
- * (a proxy's kept-alive connection) leaves room for the logins of the others.
+ * Hashes one worker may have in the primary's pool at once: with the pool of two cores (32
+ * waiting, 4 in threads) about half, so that a burst reaching one worker (a proxy's kept-alive
+ * connection) leaves room for the logins of the others, while the threads stay busy.
  */
-const MAX_JOBS_PER_WORKER = 32;
+const MAX_JOBS_PER_WORKER = 16;
 /**
  * A worker gives up on its primary's answer a little after the pool gives up on the job, so that
  * the pool's own 503 normally arrives first; this only catches an answer lost on the way.

@@ -41,12 +41,12 @@ export class HashingUnavailable extends ServiceUnavailable {
 }
 
 /**
- * Jobs that may wait for a thread, per thread: 32 is about three seconds of waiting at the
- * default cost on this machine's cores (a hash at 1,000,000 iterations takes a core about 0.1 to
- * 0.25 s), which a person at a login form still accepts; anything more is answered 503 at once
- * instead of joining a queue that a single client could otherwise grow without end.
+ * Jobs that may wait for a thread, per thread: at the default cost a core does 4 to 5 hashes a
+ * second on this machine (README, Benchmarks), so 16 is three to four seconds of waiting, which a
+ * person at a login form still accepts. Anything more is answered 503 at once instead of joining
+ * a queue that a single client could otherwise grow without end (and everyone's login with it).
  */
-const WAITING_PER_THREAD = 32;
+const WAITING_PER_THREAD = 16;
 /** A job not answered by then is given up (the login answers 503); its place is freed. */
 export const JOB_TIMEOUT_MS = 30_000;
 
