@@ -1,6 +1,6 @@
 import type { Cluster } from 'node:cluster';
 import type { Worker } from 'node:cluster';
-import { type Hasher, type HashingFailure, HashingUnavailable, JOB_TIMEOUT_MS } from './hash-pool.js';
+import { type Hasher, type HashingFailure, HashingUnavailable, JOB_TIMEOUT_MS, poolCapacity } from './hash-pool.js';
 
 // The workers of one `serve` share the machine's cores, so they share one pool of hashing threads
 // too: the primary's, as many threads as cores. With a pool per worker, two workers on two cores
@@ -13,11 +13,13 @@ const REQUEST = 'groupnotes.hash';
 const RESULT = 'groupnotes.hash-result';
 
 /**
- * Hashes one worker may have in the primary's pool at once: with the pool of two cores (32
- * waiting, 4 in threads) about half, so that a burst reaching one worker (a proxy's kept-alive
- * connection) leaves room for the logins of the others, while the threads stay busy.
+ * Hashes one worker may have in the primary's pool at once: as many as the pool takes. Behind a
+ * proxy most logins reach one worker (it reuses its kept-alive connections), so a worker may use
+ * the whole pool; the bound keeps what the worker waits for, and what the primary holds for it,
+ * finite when the pool is gone or a worker misbehaves. (The machine is the same for both, so
+ * its cores are the primary's pool's threads.)
  */
-const MAX_JOBS_PER_WORKER = 16;
+const MAX_JOBS_PER_WORKER = poolCapacity();
 /**
  * A worker gives up on its primary's answer a little after the pool gives up on the job, so that
  * the pool's own 503 normally arrives first; this only catches an answer lost on the way.

@@ -73,6 +73,11 @@ interface Slot {
  */
 const JOBS_PER_THREAD = 2;
 
+/** Jobs a pool of `threads` threads takes at once, in its threads and waiting: beyond that it refuses. */
+export function poolCapacity(threads = availableParallelism()): number {
+  return threads * (JOBS_PER_THREAD + WAITING_PER_THREAD);
+}
+
 export interface HashPoolLimits {
   /** Jobs waiting for a thread beyond which new ones are refused (HashingUnavailable 'busy'). */
   maxWaiting?: number;
