@@ -36,12 +36,6 @@ export class MethodNotAllowed extends HttpError {
   }
 }
 
-export class TooManyRequests extends HttpError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, message, { 'retry-after': String(retryAfterSeconds) });
-  }
-}
-
 /** Refused for load, not for anything in the request: the same request may succeed later. */
 export class ServiceUnavailable extends HttpError {
   constructor(message: string, retryAfterSeconds: number) {
