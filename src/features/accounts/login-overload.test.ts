@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '../../../test/database.js';
-import { DEFAULT_PASSWORD, createUser, testConfig } from '../../../test/helpers.js';
+import { DEFAULT_PASSWORD, TEST_SECRET, createUser, testConfig } from '../../../test/helpers.js';
+import { type ServeProcess, spawnServe } from '../../../test/serve-process.js';
 import { type RunningServer, startServer } from '../../server.js';
 import { HashPool, type Hasher, hasher, useHasher } from '../../platform/hash-pool.js';
 
@@ -30,10 +31,20 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-async function loginForm(): Promise<(username: string, password: string) => Promise<{ status: number; retryAfter: string | null; body: string }>> {
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: string;
+  /** Milliseconds from the request to its answer. */
+  ms: number;
+}
+
+async function loginForm(at = base): Promise<(username: string, password: string) => Promise<Answer>> {
+  const base = at;
   const page = await fetch(`${base}/accounts/login/`);
   const csrf = /csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
   return async (username, password) => {
+    const sent = Date.now();
     const response = await fetch(`${base}/accounts/login/`, {
       method: 'POST',
       redirect: 'manual',
@@ -41,7 +52,8 @@ async function loginForm(): Promise<(username: string, password: string) => Prom
       body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username, password }),
       signal: AbortSignal.timeout(20_000),
     });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+    const body = await response.text();
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body, ms: Date.now() - sent };
   };
 }
 
@@ -73,4 +85,33 @@ describe('logins beyond what hashing can take', () => {
     for (let i = 0; i < 3; i++) expect((await login(user.username, DEFAULT_PASSWORD)).status).toBe(302);
     expect(pool.waiting).toBe(0);
   });
+});
+
+describe('logins beyond what hashing can take, in a cluster', () => {
+  let clusterDb: TestDatabase;
+  let serve: ServeProcess | undefined;
+  beforeAll(async () => {
+    clusterDb = await createTestDatabase();
+    // At the default cost, as deployed: the primary's pool of one thread per core takes 18 jobs per core.
+    serve = await spawnServe({ DATABASE_URL: clusterDb.url, SECRET_KEY: TEST_SECRET, WEB_CONCURRENCY: '2', REDIS_URL: '', PBKDF2_ITERATIONS: '1000000' });
+  });
+  afterAll(async () => {
+    await serve?.stop();
+    await clusterDb.drop();
+  });
+
+  it("answers what the primary's pool cannot take 503 with Retry-After through the workers, at once, and the rest as usual", async () => {
+    const login = await loginForm(`http://${serve!.address}`);
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 90 }, (_, i) => login(`cluster-burst${i}`, 'wrong-password')));
+    expect(Date.now() - started).toBeLessThan(25_000);
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 400).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 400 && status !== 503)).toEqual([]);
+    for (const answer of answers.filter((candidate) => candidate.status === 503)) {
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      expect(answer.ms).toBeLessThan(5_000);
+    }
+  }, 40_000);
 });
