@@ -39,16 +39,16 @@ interface Answer {
   ms: number;
 }
 
-async function loginForm(at = base): Promise<(username: string, password: string) => Promise<Answer>> {
-  const base = at;
-  const page = await fetch(`${base}/accounts/login/`);
+/** The login form of the server at `origin`, as a function that submits it. */
+async function loginForm(origin = base): Promise<(username: string, password: string) => Promise<Answer>> {
+  const page = await fetch(`${origin}/accounts/login/`);
   const csrf = /csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
   return async (username, password) => {
     const sent = Date.now();
-    const response = await fetch(`${base}/accounts/login/`, {
+    const response = await fetch(`${origin}/accounts/login/`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}`, origin: base },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}`, origin },
       body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username, password }),
       signal: AbortSignal.timeout(20_000),
     });
