@@ -5,7 +5,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { BENCH_SECRET, compareWithBare, scratch, startApp } from './lib.js';
-import { loginStorm } from './storm.js';
+import { STORM_CLIENTS, loginStorm } from './storm.js';
 import { identityKey } from '../src/platform/identity-key.js';
 
 const ITERATIONS = 1_000_000;
@@ -15,11 +15,13 @@ const CSRF = 'BenchCsrfSecret0123456789abcdefg';
 async function seed(databaseUrl: string) {
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database.db);
-  const user = await database.db
+  const password = await hashPassword(PASSWORD, ITERATIONS);
+  const user = await database.db.insertInto('users').values({ username: 'bench', username_key: identityKey('bench'), email: '', password, date_joined: Date.now() }).returningAll().executeTakeFirstOrThrow();
+  // One account per storm client (bench/login-storm.ts): one username is checked at most 5 times at once.
+  await database.db
     .insertInto('users')
-    .values({ username: 'bench', username_key: identityKey('bench'), email: '', password: await hashPassword(PASSWORD, ITERATIONS), date_joined: Date.now() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .values(Array.from({ length: STORM_CLIENTS }, (_, i) => ({ username: `storm${i}`, username_key: identityKey(`storm${i}`), email: '', password, date_joined: Date.now() })))
+    .execute();
   const session = await new SessionStore(database.db, 86_400).create(user.id, sessionAuthHash(BENCH_SECRET, user.password), 'bench');
   await database.close();
   return { cookie: `sessionid=${session.key}; csrftoken=${CSRF}` };

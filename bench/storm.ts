@@ -9,6 +9,8 @@ import { type Measurement, ROOT, type RunningProcess, formatRow, probe, startBar
 
 const CYCLES = 3;
 const SECONDS = 10;
+/** Clients of the storm, each signing in as its own account (`storm<i>`, seeded by bench/accounts.ts). */
+export const STORM_CLIENTS = 32;
 
 function run(script: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -24,7 +26,7 @@ async function rawPbkdf2(iterations: number, seconds: number): Promise<number> {
 
 /** 32 clients logging in back to back for `seconds` (bench/login-storm.ts); completed logins per second. */
 async function storm(url: string, csrf: string, password: string, seconds: number): Promise<{ rate: number; failures: number }> {
-  return JSON.parse(await run('bench/login-storm.ts', [url, csrf, password, String(seconds)])) as { rate: number; failures: number };
+  return JSON.parse(await run('bench/login-storm.ts', [url, csrf, password, String(seconds), String(STORM_CLIENTS)])) as { rate: number; failures: number };
 }
 
 /** `load` started, then the page timed from 2 s in (the load's clients start within a second) for SECONDS. */

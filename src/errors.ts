@@ -36,9 +36,10 @@ export class MethodNotAllowed extends HttpError {
   }
 }
 
-export class TooManyRequests extends HttpError {
+/** Refused for load, not for anything in the request: the same request may succeed later. */
+export class ServiceUnavailable extends HttpError {
   constructor(message: string, retryAfterSeconds: number) {
-    super(429, message, { 'retry-after': String(retryAfterSeconds) });
+    super(503, message, { 'retry-after': String(retryAfterSeconds) });
   }
 }
 

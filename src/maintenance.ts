@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
-import { LoginThrottle } from './features/accounts/throttle.js';
+import { AttemptThrottle } from './features/accounts/throttle.js';
 import { SessionStore } from './platform/chain/session.js';
 
 /**
@@ -9,6 +9,6 @@ import { SessionStore } from './platform/chain/session.js';
  */
 export async function sweepExpired(db: Kysely<Database>): Promise<number> {
   const removed = await new SessionStore(db, 0).clearExpired();
-  await new LoginThrottle(db).sweep();
+  await new AttemptThrottle(db).sweep();
   return removed;
 }

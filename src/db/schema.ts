@@ -29,9 +29,13 @@ export interface SessionsTable {
   user_agent: string;
 }
 
+/**
+ * Throttled attempts (features/accounts/throttle.ts), each reserved before its password hash:
+ * failed or in-flight logins, registrations and password-change checks, despite the table's name.
+ */
 export interface LoginFailuresTable {
   id: Generated<number>;
-  /** `user:<identityKey(username)>` or `ip:<address>`. */
+  /** `user:<identityKey(username)>`, `ip:<address>`, `register:<address>` or `password-change:<user id>`. */
   scope: string;
   at: number;
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { HttpError, STATUS_TITLES } from '../errors.js';
+import { HttpError, STATUS_TITLES, ServiceUnavailable } from '../errors.js';
 import { ErrorPage } from './views/error-page.js';
 import { viewContext } from './views/render.js';
 
@@ -22,7 +22,9 @@ export function installErrorHandler(app: FastifyInstance, config: Config): void 
     const known = error instanceof HttpError;
     const fastifyStatus = !known && error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;
     const status = known ? error.statusCode : fastifyStatus ?? 500;
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // A refusal under load is an answer, not a fault, but the operator should see it at warn.
+    if (error instanceof ServiceUnavailable) request.log.warn({ reason: error.message }, 'refused for load');
+    else if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (known) reply.headers(error.headers);
     const message = known ? error.message : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'Error';
     if (wantsJson(request)) return reply.code(status).send({ error: message });

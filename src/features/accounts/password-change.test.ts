@@ -78,6 +78,35 @@ describe('password change', () => {
   });
 });
 
+describe('password change throttling', () => {
+  it('answers 429 with Retry-After and the form after 5 wrong current passwords, even for the right one, and changes nothing', async () => {
+    const user = await createUser(t.db);
+    const browser = new TestBrowser(t.app);
+    await browser.login(user.username);
+    const change = (old_password: string) => browser.post('/accounts/password_change/', { old_password, new_password1: NEW_PASSWORD, new_password2: NEW_PASSWORD });
+    for (let i = 0; i < 5; i++) expect((await change(`guess-${i}`)).statusCode).toBe(400);
+    const refused = await change(DEFAULT_PASSWORD);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
+    expect(refused.body).toContain('Too many wrong passwords. Try again in');
+    expect(refused.body).toContain('<form method="post" action="/accounts/password_change/"');
+    const stored = await t.db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(stored.password).toBe(user.password);
+  });
+
+  it('does not count a right current password whose new password was refused', async () => {
+    const user = await createUser(t.db);
+    const browser = new TestBrowser(t.app);
+    await browser.login(user.username);
+    for (let i = 0; i < 6; i++) {
+      const weak = await browser.post('/accounts/password_change/', { old_password: DEFAULT_PASSWORD, new_password1: '12345678', new_password2: '12345678' });
+      expect(weak.statusCode).toBe(400);
+    }
+    const changed = await browser.post('/accounts/password_change/', { old_password: DEFAULT_PASSWORD, new_password1: NEW_PASSWORD, new_password2: NEW_PASSWORD });
+    expect(changed.statusCode).toBe(302);
+  });
+});
+
 describe('my sessions', () => {
   it('lists the caller’s sessions and logs out everywhere else', async () => {
     const user = await createUser(t.db);

@@ -81,3 +81,33 @@ describe('registration switched off', () => {
     expect(await closed.db.selectFrom('users').select('id').execute()).toHaveLength(0);
   });
 });
+
+describe('registration throttling', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await buildTestApp({ TRUST_PROXY: 'true' });
+  });
+  afterAll(() => proxied.close());
+
+  const register = (username: string, ip: string) =>
+    new TestBrowser(proxied.app).post('/register/', { username, password1: GOOD, password2: GOOD }, { headers: { 'x-forwarded-for': ip } });
+
+  it('answers 429 with Retry-After and the form after 20 new accounts from one address in an hour, and creates nothing more', async () => {
+    for (let i = 0; i < 20; i++) expect((await register(`household${i}`, '10.60.0.1')).statusCode).toBe(302);
+    const refused = await register('onetoomany', '10.60.0.1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+    expect(refused.body).toContain('Too many new accounts from your network. Try again in');
+    expect(refused.body).toContain('<form method="post" action="/register/"');
+    expect(await proxied.db.selectFrom('users').select('id').where('username', '=', 'onetoomany').execute()).toHaveLength(0);
+    expect((await register('elsewhere', '10.60.0.2')).statusCode).toBe(302);
+  });
+
+  it('does not count a registration refused for its form', async () => {
+    for (let i = 0; i < 25; i++) {
+      const response = await new TestBrowser(proxied.app).post('/register/', { username: 'weakling', password1: 'password', password2: 'password' }, { headers: { 'x-forwarded-for': '10.61.0.1' } });
+      expect(response.statusCode).toBe(400);
+    }
+    expect((await register('strongling', '10.61.0.1')).statusCode).toBe(302);
+  });
+});

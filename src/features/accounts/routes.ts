@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFound, TooManyRequests } from '../../errors.js';
+import { NotFound } from '../../errors.js';
 import { logIn, logOut } from '../../platform/chain/authentication.js';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
@@ -7,16 +7,32 @@ import { viewContext } from '../../platform/views/render.js';
 import { loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
-import { LoginThrottle } from './throttle.js';
+import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
 import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
 const AFTER_LOGIN = '/notes/';
 const publicRoute = { config: { public: true } };
+const WRONG_CREDENTIALS = 'Please enter a correct username and password. Note that the password is case-sensitive.';
+/** Tries left at which the login form starts saying how many remain. */
+const FEW_LEFT = 3;
+
+/** Said after a wrong password once few tries are left; the count is per typed username, so it tells nothing about who exists. */
+function triesLeft(attempt: Attempt): string[] {
+  if (!attempt.ok || attempt.left > FEW_LEFT) return [];
+  const pause = waitInMinutes(LOGIN_WINDOW_MS / 1000);
+  if (attempt.left <= 0) return [`Sign-in is now paused for ${pause}.`];
+  return [`${attempt.left} ${attempt.left === 1 ? 'attempt' : 'attempts'} left before sign-in is paused for ${pause}.`];
+}
+
+function refusedFor(reply: FastifyReply, attempt: Attempt & { ok: false }, message: string): string {
+  reply.header('retry-after', String(attempt.retryAfterSeconds));
+  return `${message} Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`;
+}
 
 export const accountsFeature: FastifyPluginAsync<Services> = async (app, services) => {
   const { config, sessions } = services;
   const accounts = new AccountsService(services.db, config, sessions);
-  const throttle = new LoginThrottle(services.db);
+  const throttle = new AttemptThrottle(services.db);
 
   const showLogin = (request: FastifyRequest, reply: FastifyReply, status: number, extra: Partial<Parameters<typeof LoginPage>[0]> = {}) =>
     reply.render(
@@ -35,17 +51,14 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const form = parseForm(loginForm, request.body);
     if (!form.ok) return showLogin(request, reply, 400, { values: form.values, errors: form.errors, next: safeNextPath(form.values.next, '') });
     const { username, password, next } = form.data;
-    const retryAfter = await throttle.retryAfter(username, request.ip);
-    if (retryAfter > 0) {
-      throw new TooManyRequests(`Too many failed logins. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, retryAfter);
-    }
-    const user = await accounts.authenticate(username, password);
-    if (!user) {
-      await throttle.recordFailure(username, request.ip);
-      const errors = { __all__: ['Please enter a correct username and password. Note that the password is case-sensitive.'] };
-      return showLogin(request, reply, 400, { values: { username }, errors, next: safeNextPath(next, '') });
-    }
-    await throttle.clearUser(username);
+    const shown = { values: { username }, next: safeNextPath(next, '') };
+    const attempt = await throttle.reserve(loginLimits(username, request.ip));
+    // The form stays on the page with the wait, so the person can try again from there.
+    if (!attempt.ok) return showLogin(request, reply, 429, { ...shown, errors: { __all__: [refusedFor(reply, attempt, 'Too many failed logins.')] } });
+    const user = await throttle.checking(attempt, () => accounts.authenticate(username, password));
+    if (!user) return showLogin(request, reply, 400, { ...shown, errors: { __all__: [WRONG_CREDENTIALS, ...triesLeft(attempt)] } });
+    await throttle.release(attempt);
+    await throttle.forgive(usernameScope(username));
     await logIn(request, reply, { config, store: sessions }, user);
     return reply.redirect(safeNextPath(next, AFTER_LOGIN), 302);
   });
@@ -67,8 +80,15 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const form = parseForm(registerForm, request.body);
     const ctx = viewContext(request);
     if (!form.ok) return reply.render(RegisterPage({ ctx, values: form.values, errors: form.errors }), 400);
-    const created = await accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1 });
-    if (!created.ok) return reply.render(RegisterPage({ ctx, values: { username: form.data.username, email: form.data.email }, errors: created.errors }), 400);
+    const values = { username: form.data.username, email: form.data.email };
+    // Every new account costs a full hash: reserved before it, kept once the account exists.
+    const attempt = await throttle.reserve(registerLimits(request.ip));
+    if (!attempt.ok) return reply.render(RegisterPage({ ctx, values, errors: { __all__: [refusedFor(reply, attempt, 'Too many new accounts from your network.')] } }), 429);
+    const created = await throttle.checking(attempt, () => accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1 }));
+    if (!created.ok) {
+      await throttle.release(attempt);
+      return reply.render(RegisterPage({ ctx, values, errors: created.errors }), 400);
+    }
     await logIn(request, reply, { config, store: sessions }, created.value);
     request.flash(`Welcome, ${created.value.username}! Your account is ready.`);
     return reply.redirect(AFTER_LOGIN, 302);
@@ -80,8 +100,14 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const form = parseForm(passwordChangeForm, request.body);
     const ctx = viewContext(request);
     if (!form.ok) return reply.render(PasswordChangePage({ ctx, errors: form.errors }), 400);
-    const changed = await accounts.changePassword(request.user!.id, form.data, request.session!.key);
+    const limits = passwordChangeLimits(request.user!.id);
+    const attempt = await throttle.reserve(limits);
+    if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'Too many wrong passwords.')] } }), 429);
+    const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key));
+    // Only a wrong current password counts against the limit, like a wrong password at login.
+    if (changed.ok || !changed.errors.old_password) await throttle.release(attempt);
     if (!changed.ok) return reply.render(PasswordChangePage({ ctx, errors: changed.errors }), 400);
+    await throttle.forgive(limits[0]!.scope);
     request.flash('Your password was changed.');
     return reply.redirect('/accounts/password_change/done/', 302);
   });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HashPool } from './hash-pool.js';
+import { HashPool, HashingUnavailable } from './hash-pool.js';
 
 describe('hash pool', () => {
   it('computes PBKDF2-HMAC-SHA256 exactly like node:crypto, with more jobs than workers', async () => {
@@ -64,5 +64,59 @@ describe('hash pool', () => {
       console.log(pool.threads);`;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8', timeout: 20_000 });
     expect(out.trim()).toBe('2');
+  });
+
+  it('answers a job beyond its bound at once with a typed error, and still does the ones it took', async () => {
+    const pool = new HashPool(1, { maxWaiting: 2 });
+    try {
+      const taken = Array.from({ length: 4 }, (_, i) => pool.pbkdf2(`pw-${i}`, 'salt', 1000));
+      const started = Date.now();
+      const refused = pool.pbkdf2('one-too-many', 'salt', 1000);
+      await expect(refused).rejects.toBeInstanceOf(HashingUnavailable);
+      await expect(refused).rejects.toMatchObject({ reason: 'busy', statusCode: 503, headers: { 'retry-after': expect.stringMatching(/^\d+$/) } });
+      expect(Date.now() - started).toBeLessThan(100);
+      expect(await Promise.all(taken)).toHaveLength(4);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives up on a job past its timeout, whether it waits or runs, and frees its place for the next', async () => {
+    const pool = new HashPool(1, { timeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const jobs = await Promise.allSettled(['running', 'held', 'waiting'].map((password) => pool.pbkdf2(password, 'salt', 3_000_000)));
+      for (const job of jobs) expect(job).toMatchObject({ status: 'rejected', reason: { reason: 'timeout' } });
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(pool.waiting).toBe(0);
+      const next = await pool.pbkdf2('next', 'salt', 1000);
+      expect(next.equals(pbkdf2Sync('next', 'salt', 1000, 32, 'sha256'))).toBe(true);
+      expect(pool.threads).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails the jobs of a thread that dies instead of leaving them waiting, and starts another thread', async () => {
+    const pool = new HashPool(1);
+    try {
+      await pool.warm();
+      const jobs = Promise.allSettled([pool.pbkdf2('a', 'salt', 3_000_000), pool.pbkdf2('b', 'salt', 3_000_000)]);
+      await pool.workers[0]!.terminate();
+      for (const job of await jobs) expect(job).toMatchObject({ status: 'rejected', reason: { reason: 'thread-exited' } });
+      const next = await pool.pbkdf2('next', 'salt', 1000);
+      expect(next.equals(pbkdf2Sync('next', 'salt', 1000, 32, 'sha256'))).toBe(true);
+      expect(pool.threads).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails what is left when closed, and takes nothing after', async () => {
+    const pool = new HashPool(1);
+    const jobs = Promise.allSettled([pool.pbkdf2('a', 'salt', 3_000_000), pool.pbkdf2('b', 'salt', 3_000_000), pool.pbkdf2('c', 'salt', 1000)]);
+    await pool.close();
+    for (const job of await jobs) expect(job.status === 'rejected' && job.reason instanceof HashingUnavailable).toBe(true);
+    await expect(pool.pbkdf2('d', 'salt', 1000)).rejects.toBeInstanceOf(HashingUnavailable);
   });
 });

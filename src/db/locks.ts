@@ -1,0 +1,17 @@
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { Database } from './schema.js';
+
+/**
+ * Makes transactions that name the same keys take turns until they commit or roll back, so that
+ * what one reads and then writes cannot interleave with another's. On PostgreSQL a read-committed
+ * transaction does not see another's uncommitted insert: each key takes a transaction-scoped
+ * advisory lock (in sorted order, so two transactions never wait for each other). SQLite needs
+ * nothing: every transaction holds the database's one write lock from its start (BEGIN
+ * IMMEDIATE, database.ts), whichever process runs it.
+ */
+export async function lockKeys(trx: Kysely<Database>, keys: string[]): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  for (const key of [...new Set(keys)].sort()) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  }
+}
