@@ -63,3 +63,20 @@ describe('an upgrade request answered over HTTP leaves no socket open', () => {
     });
   }
 });
+
+describe('in production', () => {
+  it('the HTTPS redirect of a plain-HTTP upgrade: Connection: close and the server closes the socket itself', async () => {
+    const production = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1' });
+    try {
+      const productionAddress = await listen(production.app);
+      const client = await rawUpgrade(productionAddress, upgradeRequest('/ws/groups/1/chat/', { Host: productionAddress, Origin: `http://${productionAddress}` }));
+      await Promise.race([client.ended, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      expect(client.text()).toMatch(/^HTTP\/1\.1 301 /);
+      expect(client.text()).toMatch(/\r\nconnection: close\r\n/i);
+      await waitUntil(async () => (await serverConnections(production.app)) === 0, 'the server holds no connection');
+      client.socket.destroy();
+    } finally {
+      await production.close();
+    }
+  });
+});
