@@ -43,13 +43,15 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function childPids(pid: number): number[] {
+/** The cluster workers of a `serve` primary (not, say, the esbuild service tsx may start). */
+function workerPidsOf(pid: number): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((entry) => {
       try {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes('serve');
       } catch {
         return false;
       }
@@ -114,10 +116,22 @@ describe('SIGTERM ends the server within drain + margin, whatever its clients do
 
   it('a cluster: the primary and every worker have exited in time', async () => {
     const { sessionKey, groupId } = await serveWithMember({ WEB_CONCURRENCY: '2' });
-    workerPids = childPids(server!.child.pid!);
+    workerPids = workerPidsOf(server!.child.pid!);
     expect(workerPids).toHaveLength(2);
     await openStubbornClients(server!.address, sessionKey, groupId);
     expect(await msToExitAfterSigterm()).toBeLessThan(SHUTDOWN_MARGIN_MS + SLACK_MS);
     expect(workerPids.filter(isRunning)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a cluster worker that cannot exit by itself', () => {
+  it('is killed by the primary at the bound, and the primary exits', async () => {
+    await serveWithMember({ WEB_CONCURRENCY: '2' });
+    workerPids = workerPidsOf(server!.child.pid!);
+    expect(workerPids).toHaveLength(2);
+    // Stopped, it does not even see the primary's SIGTERM: only a SIGKILL ends it.
+    process.kill(workerPids[0]!, 'SIGSTOP');
+    expect(await msToExitAfterSigterm()).toBeLessThan(SHUTDOWN_MARGIN_MS + SLACK_MS);
+    await waitUntil(() => workerPids.every((pid) => !isRunning(pid)), 'every worker has ended', 1_000);
   }, 60_000);
 });
