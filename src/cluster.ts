@@ -5,8 +5,11 @@ import { migrateToLatest } from './db/migrate.js';
 import { serveHashing } from './platform/passwords/hash-cluster.js';
 import { hasher } from './platform/passwords/hash-pool.js';
 import { relayHubEvents } from './platform/hub/hub-cluster.js';
+import { drainTime, shutdownBound } from './platform/process/shutdown.js';
 
 const RESTART_DELAY_MS = 1000;
+/** A worker still running this close to the shutdown's bound is killed, and the primary exits. */
+const KILL_BEFORE_BOUND_MS = 250;
 
 /**
  * V8 flags for the processes that serve HTTP: a young generation of up to 64 MiB a semi-space
@@ -29,7 +32,7 @@ export function withServeFlags(execArgv: string[], nodeOptions = process.env.NOD
  * The primary of `serve` with WEB_CONCURRENCY > 1: applies migrations once, forks the HTTP
  * workers (they share the port; the primary hands out connections round-robin), hashes their
  * passwords on one pool, replaces a worker that dies, and on SIGTERM/SIGINT lets every worker
- * drain before exiting.
+ * drain before exiting; a worker that has not exited by the shutdown's bound is killed (SIGKILL).
  */
 export async function runPrimary(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl, { poolSize: 1 });
@@ -46,10 +49,14 @@ export async function runPrimary(config: Config): Promise<void> {
   await pool.warm();
   serveHashing(cluster, pool);
   let stopping = false;
-  const fork = () => cluster.fork({ GROUPNOTES_WORKER: '1' });
+  // A replacement due after the shutdown began is not started: nobody would stop it.
+  const fork = () => {
+    if (!stopping) cluster.fork({ GROUPNOTES_WORKER: '1' });
+  };
+  const running = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
   cluster.on('exit', (worker: Worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (running().length === 0) process.exit(0);
       return;
     }
     console.error(JSON.stringify({ level: 50, msg: 'worker died; starting another', pid: worker.process.pid, code, signal }));
@@ -58,7 +65,15 @@ export async function runPrimary(config: Config): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    if (running().length === 0) process.exit(0);
+    for (const worker of running()) worker.process.kill(signal);
+    const deadline = setTimeout(() => {
+      const left = running();
+      console.error(JSON.stringify({ level: 50, msg: 'workers still running at the shutdown bound; killed', pids: left.map((worker) => worker.process.pid) }));
+      for (const worker of left) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }, shutdownBound(drainTime(config)) - KILL_BEFORE_BOUND_MS);
+    deadline.unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGTERM'));

@@ -8,14 +8,9 @@ import { stopAccepting } from './platform/process/drain.js';
 import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
 import { hasher, useHasher } from './platform/passwords/hash-pool.js';
 import { sweepExpired } from './maintenance.js';
+import { drainTime, exitAfterClose } from './platform/process/shutdown.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-/**
- * How long a shutdown in production waits for the proxy's kept-alive connections to run out
- * before cutting what is left: longer than nginx's upstream keepalive_timeout (4 s), well under
- * systemd's TimeoutStopSec (30 s). It ends as soon as no connection is left.
- */
-const PRODUCTION_DRAIN_MS = 5_000;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -52,7 +47,10 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
   };
 }
 
-/** `serve`: runs until SIGTERM or SIGINT, then drains and exits; with WEB_CONCURRENCY > 1, as a cluster. */
+/**
+ * `serve`: runs until SIGTERM or SIGINT, then drains and exits within drain + SHUTDOWN_MARGIN_MS
+ * (platform/process/shutdown.ts); with WEB_CONCURRENCY > 1, as a cluster.
+ */
 export async function serve(config: Config): Promise<void> {
   if (config.webConcurrency > 1 && !isClusterWorker()) return runPrimary(config);
   // In a cluster the primary has applied the migrations already, and hashes for its workers.
@@ -63,13 +61,8 @@ export async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     server.app.log.info({ signal }, 'shutting down');
-    server.close({ drainMs: config.production ? PRODUCTION_DRAIN_MS : 0 }).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        server.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    const drainMs = drainTime(config);
+    exitAfterClose(server.app.log, drainMs, () => server.close({ drainMs }), () => server.app.cutConnections());
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

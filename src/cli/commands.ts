@@ -6,6 +6,7 @@ import { username as usernameSchema } from '../features/accounts/forms.js';
 import { AccountsService } from '../features/accounts/service.js';
 import { sweepExpired } from '../maintenance.js';
 import { SessionStore } from '../platform/chain/session.js';
+import { publishFromOutside } from '../platform/hub/hub.js';
 import { serve } from '../server.js';
 import { groupCommands } from './group-commands.js';
 import { CliError, readNewPassword } from './io.js';
@@ -39,6 +40,22 @@ export async function withDatabase<T>(config: Config, work: (database: DatabaseH
 
 function accountsService(config: Config, database: DatabaseHandle): AccountsService {
   return new AccountsService(database.db, config, new SessionStore(database.db, config.sessionCookieAge));
+}
+
+/**
+ * The running server closes the chat sockets of sessions ended here: told at once through Redis
+ * when REDIS_URL is set, else at its next access check (every 30 s). A failure to tell it is a
+ * warning: the sessions have ended anyway.
+ */
+async function announceEndedSessions(config: Config, sessionKeys: string[]): Promise<void> {
+  if (sessionKeys.length === 0) return;
+  try {
+    if (!(await publishFromOutside(config, { type: 'sessions.ended', sessionKeys }))) {
+      console.log('without REDIS_URL, a running server closes their chat sockets within 30 s');
+    }
+  } catch (error) {
+    console.error(`groupnotes: warning: could not tell running servers through Redis (${(error as Error).message}); they close the chat sockets within 30 s`);
+  }
 }
 
 function firstError(errors: Record<string, string[]>): string {
@@ -99,6 +116,7 @@ const accountCommands: Record<string, Command> = {
         const ended = await accounts.setNewPassword(user, password);
         if (!ended.ok) throw new CliError(firstError(ended.errors));
         console.log(`password changed for ${user.username}; ${ended.value.length} session(s) ended`);
+        await announceEndedSessions(config, ended.value);
       });
     },
   },

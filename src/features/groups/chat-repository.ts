@@ -30,10 +30,15 @@ export class ChatRepository {
       .executeTakeFirst();
   }
 
-  /** The latest `limit` messages of a group (before a message id, if given), oldest first. */
-  async latest(groupId: number, limit: number, beforeId?: number): Promise<StoredChatMessage[]> {
+  /**
+   * The latest `limit` messages of a group (before a message id, if given), oldest first, and
+   * none unless `memberId` is a member: the membership is part of the query, so a removal that
+   * lands after the caller's check still shows nothing.
+   */
+  async latest(groupId: number, memberId: number, limit: number, beforeId?: number): Promise<StoredChatMessage[]> {
     let query = this.db
       .selectFrom('chat_messages')
+      .innerJoin('group_members', (join) => join.onRef('group_members.group_id', '=', 'chat_messages.group_id').on('group_members.user_id', '=', memberId))
       .innerJoin('users', 'users.id', 'chat_messages.author_id')
       .select(['chat_messages.id', 'users.username as author', 'chat_messages.content', 'chat_messages.created_at'])
       .where('chat_messages.group_id', '=', groupId);

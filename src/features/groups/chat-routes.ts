@@ -17,12 +17,13 @@ const PING_INTERVAL_MS = 30_000;
 export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions }) => {
   const groups = new GroupsRepository(db);
   const chat = new ChatService(db, hub);
+  const lostAccess = lostAccessCheck(sessions, groups);
 
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
     ratePerSecond: config.chatRatePerSecond,
     pingIntervalMs: PING_INTERVAL_MS,
-    lostAccess: lostAccessCheck(sessions, groups),
+    lostAccess,
     onError: (error) => app.log.error({ err: error }, 'chat access check failed'),
   });
   app.addHook('onClose', async () => connections.close());
@@ -35,19 +36,20 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   app.get('/groups/:pk/chat/', async (request, reply) => {
     const group = await memberGroup(request);
-    return reply.render(ChatPage({ ctx: viewContext(request), group, history: await chat.history(group.id) }));
+    return reply.render(ChatPage({ ctx: viewContext(request), group, history: await chat.history(group.id, request.user!.id) }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {
     const group = await memberGroup(request);
     const query = historyQuery.safeParse(request.query);
     if (!query.success) throw new BadRequest(query.error.issues[0]!.message);
-    return reply.header('cache-control', 'no-store').send({ messages: await chat.history(group.id, query.data.before) });
+    return reply.header('cache-control', 'no-store').send({ messages: await chat.history(group.id, request.user!.id, query.data.before) });
   });
 
   /**
    * Runs before the upgrade: every refusal is a plain HTTP 403 and the socket is never accepted.
    * The route is public only so that the login layer does not answer a handshake with a redirect.
+   * Access is checked again once the socket is registered (below).
    */
   async function refuseHandshake(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     if (!request.user || !request.session) throw new Forbidden('Log in to use the chat.');
@@ -89,7 +91,14 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
         });
     });
     try {
-      connections.sendHistory(connection, await chat.history(connection.groupId));
+      // Registered first, checked again second: a removal or logout published from the
+      // registration on reaches this socket as an event, and one that landed between the
+      // handshake's check and the registration is seen here (else it waited for the sweep).
+      if ((await lostAccess([connection])).length > 0) {
+        socket.close(CLOSE_NO_ACCESS, 'Access ended');
+        return;
+      }
+      connections.sendHistory(connection, await chat.history(connection.groupId, author.id));
     } catch (error) {
       request.log.error({ err: error }, 'chat history failed');
       socket.close(1011, 'History unavailable');

@@ -87,3 +87,31 @@ export class RedisTransport implements HubTransport {
     );
   }
 }
+
+/** How long a command run outside the app waits for Redis to take its one event. */
+const PUBLISH_ONCE_TIMEOUT_MS = 3_000;
+
+/**
+ * Publishes one message on the channel and disconnects: for a command run outside the app (the
+ * CLI), which has no hub. Resolves to the number of subscribers (instances) that got it;
+ * rejects when Redis has not taken it within PUBLISH_ONCE_TIMEOUT_MS.
+ */
+export async function publishOnce(url: string, channel: string, encoded: string): Promise<number> {
+  const connection = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt) => (attempt > 2 ? null : attempt * 200),
+    connectionName: `cli:${channel}`,
+  });
+  // A failure is reported by the publish that it makes fail, or by the timeout.
+  connection.on('error', () => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not take the event within ${PUBLISH_ONCE_TIMEOUT_MS} ms`)), PUBLISH_ONCE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([connection.publish(channel, encoded), timedOut]);
+  } finally {
+    clearTimeout(timer);
+    connection.disconnect();
+  }
+}

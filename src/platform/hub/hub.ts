@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { ClusterTransport } from './hub-cluster.js';
-import { RedisTransport } from './hub-redis.js';
+import { RedisTransport, publishOnce } from './hub-redis.js';
 
 /** A chat message as every client sees it (PRODUCT.md section 4). */
 export interface ChatMessagePayload {
@@ -131,8 +131,24 @@ export class MemoryTransport implements HubTransport {
 export function createHub(config: Config, log: FastifyBaseLogger): Hub {
   const hubLog = log.child({ component: 'hub' });
   let transport: HubTransport;
-  if (config.redisUrl) transport = new RedisTransport(config.redisUrl, `${config.redisPrefix}events`, hubLog);
+  if (config.redisUrl) transport = new RedisTransport(config.redisUrl, hubChannel(config), hubLog);
   else if (cluster.isWorker) transport = new ClusterTransport();
   else transport = new MemoryTransport();
   return new Hub(transport, hubLog);
+}
+
+function hubChannel(config: Config): string {
+  return `${config.redisPrefix}events`;
+}
+
+/**
+ * Tells the running instances about a change made outside them (a CLI command ending sessions),
+ * through Redis when REDIS_URL is set: false without it. Then nothing can reach them (a cluster's
+ * relay is the primary's own), and the sweep at each ping interval closes the affected sockets.
+ */
+export async function publishFromOutside(config: Config, event: HubEvent): Promise<boolean> {
+  if (!config.redisUrl) return false;
+  const envelope: Envelope = { origin: randomUUID(), event };
+  await publishOnce(config.redisUrl, hubChannel(config), JSON.stringify(envelope));
+  return true;
 }

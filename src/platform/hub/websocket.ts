@@ -1,6 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { guardUpgrades } from './upgrade-guard.js';
 
 /** Larger frames are refused by ws itself (close 1009); chat content is 2000 characters at most. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -33,4 +34,6 @@ export const websocketSupport = fp(async (app: FastifyInstance) => {
       });
     },
   });
+  // Refused or unanswered upgrades are closed too, not only accepted ones.
+  guardUpgrades(app);
 }, { name: 'websocket-support' });

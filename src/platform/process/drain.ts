@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -10,6 +10,8 @@ declare module 'fastify' {
     startDraining(): void;
     /** Open HTTP connections, not counting those upgraded to WebSockets. */
     httpConnections(): Promise<number>;
+    /** Destroys every open connection, upgraded ones included (the end of a shutdown's bound); how many. */
+    cutConnections(): number;
   }
 }
 
@@ -32,6 +34,16 @@ export const drainOnClose = fp(async (app) => {
   app.server.on('upgrade', (_request: IncomingMessage, socket: Duplex) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
+  });
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  app.decorate('cutConnections', () => {
+    const count = sockets.size;
+    for (const socket of sockets) socket.destroy();
+    return count;
   });
   app.decorate('httpConnections', () => openConnections(app.server).then((count) => count - upgraded.size));
   app.addHook('preClose', async () => {
