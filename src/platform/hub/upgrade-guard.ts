@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { pathOf } from '../url.js';
 
 /** An upgrade request is answered (101, or an HTTP refusal) within this, or its socket is cut. */
 const ANSWER_TIMEOUT_MS = 10_000;
@@ -30,7 +31,7 @@ export function guardUpgrades(app: FastifyInstance): void {
   app.server.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
     const timer = setTimeout(() => {
       owners.delete(request);
-      app.log.warn({ url: request.url }, 'upgrade request not answered in time; socket cut');
+      app.log.warn({ path: pathOf(request.url ?? '') }, 'upgrade request not answered in time; socket cut');
       socket.destroy();
     }, ANSWER_TIMEOUT_MS);
     timer.unref();

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { requestLog } from './request-log.js';
 
@@ -12,7 +12,7 @@ describe('the request log', () => {
         done();
       },
     });
-    const app = Fastify({ logger: { level: 'info', stream }, disableRequestLogging: true });
+    const app = Fastify({ logger: { level: 'info', stream }, logController: new LogController({ disableRequestLogging: true }) });
     await app.register(requestLog);
     app.get('/notes/', async () => 'ok');
     app.get('/accounts/login/', async () => 'ok');
