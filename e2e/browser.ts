@@ -1,10 +1,16 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page, type Response } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+/**
+ * Where the screenshots go: test-results/screenshots/ (ignored by git), so that a test run
+ * rewrites no tracked file; `SCREENSHOT_DIR=docs/screenshots npm run test:e2e` refreshes the
+ * README's pictures on purpose.
+ */
+export const SCREENSHOT_DIR = `${resolve(fileURLToPath(new URL('../', import.meta.url)), process.env.SCREENSHOT_DIR ?? 'test-results/screenshots')}/`;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
@@ -90,7 +96,7 @@ export class Person {
   }
 
   /**
-   * Screenshots of the page as it is, 1280 and 390 px wide (full length), into docs/screenshots/;
+   * Screenshots of the page as it is, 1280 and 390 px wide (full length), into SCREENSHOT_DIR;
    * on the way it checks the smallest supported width, 360 px, for sideways scrolling.
    */
   async screenshot(name: string, options: { dark?: boolean } = {}): Promise<void> {
