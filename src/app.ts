@@ -33,6 +33,15 @@ import { renderDecorator } from './platform/views/render.js';
 import { websocketSupport } from './platform/hub/websocket.js';
 
 export const BODY_LIMIT = 1024 * 1024;
+/**
+ * A request must have arrived in full by then, or it is answered 408 and its connection closed:
+ * a client that announces a body and never sends it would otherwise hold a connection for good.
+ * Behind nginx it never triggers (nginx reads the whole body before passing it on); 1 MiB takes
+ * 30 s only below 35 KB/s. Node looks for such requests every CONNECTION_CHECK_MS.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+const CONNECTION_CHECK_MS = 2_000;
+const HEADERS_TIMEOUT_MS = 20_000;
 
 /** Every feature of the service, in one readable list. */
 const features: FastifyPluginAsync<Services>[] = [
@@ -61,6 +70,8 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     childLoggerFactory: requestLoggerFactory,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CONNECTION_CHECK_MS },
     // Graceful shutdown behind nginx (a rolling restart loses no request; see server.ts and
     // platform/process/drain.ts): the instance stops accepting (nginx's connect is refused and it tries
     // the next instance, safe for any method), lets nginx's kept-alive connections run out, and
