@@ -5,6 +5,7 @@ import { DEFAULT_PASSWORD, TEST_ITERATIONS, TEST_SECRET, createUser } from '../t
 import { type ServeProcess, spawnServe } from '../test/serve-process.js';
 import { SERVE_V8_FLAGS, withServeFlags } from './cluster.js';
 import { openDatabase } from './db/database.js';
+import { httpLoginForm } from '../test/login-form.js';
 
 describe('withServeFlags', () => {
   it('adds the V8 flags for serving to what the process was started with', () => {
@@ -57,15 +58,8 @@ describe('serve as a cluster', () => {
     const database = openDatabase(testDb.url, { poolSize: 1 });
     const user = await createUser(database.db).finally(() => database.close());
     const base = `http://${server!.address}`;
-    const page = await fetch(`${base}/accounts/login/`);
-    const csrf = /csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
-    const login = (password: string) =>
-      fetch(`${base}/accounts/login/`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}`, origin: base },
-        body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: user.username, password }),
-      });
+    const submit = await httpLoginForm(base);
+    const login = (password: string) => submit(user.username, password);
     const signedIn = await login(DEFAULT_PASSWORD);
     expect(signedIn.status).toBe(302);
     expect(signedIn.headers.getSetCookie().some((cookie) => cookie.startsWith('sessionid='))).toBe(true);

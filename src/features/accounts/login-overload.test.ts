@@ -4,6 +4,7 @@ import { DEFAULT_PASSWORD, TEST_SECRET, createUser, testConfig } from '../../../
 import { type ServeProcess, spawnServe } from '../../../test/serve-process.js';
 import { type RunningServer, startServer } from '../../server.js';
 import { HashPool, type Hasher, hasher, useHasher } from '../../platform/passwords/hash-pool.js';
+import { httpLoginForm } from '../../../test/login-form.js';
 
 // Logins beyond what hashing can take, over real sockets: the queue is bounded, and what does not
 // fit is answered at once with 503 and Retry-After instead of waiting behind thousands of hashes.
@@ -41,17 +42,10 @@ interface Answer {
 
 /** The login form of the server at `origin`, as a function that submits it. */
 async function loginForm(origin = base): Promise<(username: string, password: string) => Promise<Answer>> {
-  const page = await fetch(`${origin}/accounts/login/`);
-  const csrf = /csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
+  const submit = await httpLoginForm(origin);
   return async (username, password) => {
     const sent = Date.now();
-    const response = await fetch(`${origin}/accounts/login/`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}`, origin },
-      body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username, password }),
-      signal: AbortSignal.timeout(20_000),
-    });
+    const response = await submit(username, password, { signal: AbortSignal.timeout(20_000) });
     const body = await response.text();
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body, ms: Date.now() - sent };
   };

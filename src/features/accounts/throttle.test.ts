@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser, testConfig } from '../../../test/helpers.js';
 import { type RunningServer, startServer } from '../../server.js';
+import { httpLoginForm } from '../../../test/login-form.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -99,15 +100,9 @@ describe('login throttling under parallel requests', () => {
 
     it('checks exactly 5 of 40 wrong passwords sent at once for one username and answers the rest 429', async () => {
       const user = await createUser(t.db);
-      const page = await fetch(`${base}/accounts/login/`);
-      const csrf = /csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1]!;
+      const submit = await httpLoginForm(base);
       const login = (password: string) =>
-        fetch(`${base}/accounts/login/`, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}`, origin: base },
-          body: new URLSearchParams({ csrfmiddlewaretoken: csrf, username: user.username, password }),
-        }).then(async (response) => {
+        submit(user.username, password).then(async (response) => {
           await response.arrayBuffer();
           return response.status;
         });
