@@ -6,7 +6,7 @@ import { Hub, MemoryTransport } from '../../platform/hub/hub.js';
 import { SessionStore } from '../../platform/chain/session.js';
 import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../test/helpers.js';
 import { lostAccessCheck } from './chat-access.js';
-import { CLOSE_NO_ACCESS, ChatConnections } from './chat-connections.js';
+import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections, MAX_PENDING } from './chat-connections.js';
 import { GroupsRepository } from './repository.js';
 
 // The connection registry on its own, over real sockets, with a fast ping interval.
@@ -18,6 +18,7 @@ const connections = new ChatConnections(hub, {
   pingIntervalMs: 100,
   lostAccess: async (open) => open.filter((c) => lost.has(c.userId)),
 });
+const deferred: ChatConnection[] = [];
 let server: WebSocketServer;
 let port: number;
 
@@ -29,7 +30,9 @@ beforeAll(async () => {
     const query = new URL(request.url ?? '/', 'http://x').searchParams;
     const userId = Number(query.get('user'));
     const connection = connections.add(socket, { groupId: Number(query.get('group')), userId, sessionKey: `key${userId}` });
-    connections.sendHistory(connection, []);
+    // `?defer` leaves the history to the test, as a slow database would.
+    if (query.has('defer')) deferred.push(connection);
+    else connections.sendHistory(connection, []);
   });
 });
 
@@ -38,8 +41,8 @@ afterAll(() => {
   server.close();
 });
 
-function client(user: number, group = 1, autoPong = true) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/?user=${user}&group=${group}`, { autoPong });
+function client(user: number, group = 1, autoPong = true, defer = false) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/?user=${user}&group=${group}${defer ? '&defer' : ''}`, { autoPong });
   const frames: string[] = [];
   ws.on('message', (data) => frames.push(data.toString()));
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
@@ -98,5 +101,38 @@ describe('the database check behind it', () => {
     const notMember = { groupId: group.id, userId: c.id, sessionKey: await key(c.id) };
     const check = lostAccessCheck(sessions, new GroupsRepository(t.db));
     expect(await check([ok, noSession, expired, notMember])).toEqual([noSession, expired, notMember]);
+  });
+});
+
+describe('a message posted while a socket waits for its history', () => {
+  it('reaches it once, as a message, though the history (read after the message was stored) holds it too', async () => {
+    const reader = await client(7, 3, true, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const connection = deferred.pop()!;
+    const message = { message_id: 41, author: 'ann', content: 'while you connected', timestamp: new Date(0).toISOString() };
+    const earlier = { ...message, message_id: 40, content: 'before you connected' };
+    hub.publish({ type: 'chat.message', groupId: 3, message });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    connections.sendHistory(connection, [earlier, message]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reader.frames.map((frame) => JSON.parse(frame) as { type: string; content: string }).map((frame) => `${frame.type}:${frame.content}`)).toEqual([
+      'history:before you connected',
+      'message:while you connected',
+    ]);
+    reader.ws.close();
+  });
+});
+
+describe('messages held for a socket waiting for its history', () => {
+  it('are bounded: past the limit the socket is cut, not the memory grown', async () => {
+    const reader = await client(8, 4, true, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const connection = deferred.pop()!;
+    for (let id = 1; id <= MAX_PENDING; id++) hub.publish({ type: 'chat.message', groupId: 4, message: { message_id: id, author: 'ann', content: `m${id}`, timestamp: new Date(0).toISOString() } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(connection.pending).toHaveLength(MAX_PENDING);
+    expect(reader.ws.readyState).toBe(WebSocket.OPEN);
+    hub.publish({ type: 'chat.message', groupId: 4, message: { message_id: MAX_PENDING + 1, author: 'ann', content: 'one too many', timestamp: new Date(0).toISOString() } });
+    expect(await within(reader.closed, 1000)).toBe(1006);
   });
 });

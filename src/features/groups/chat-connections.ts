@@ -4,6 +4,11 @@ import { TokenBucket } from './rate-limit.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */
 export const CLOSE_NO_ACCESS = 4403;
+/**
+ * Messages held for a socket until its history is sent (a set-up of a few milliseconds, unless the
+ * database is slow): past this the socket is cut, and the client reconnects and reads them as history.
+ */
+export const MAX_PENDING = 200;
 /** A client that reads slower than the group writes is cut off rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -90,13 +95,20 @@ export class ChatConnections {
     return connection;
   }
 
-  /** Sends history first, then whatever arrived meanwhile and is not in it. */
+  /**
+   * Sends the history, then what arrived since the socket was registered, as messages. A message
+   * that arrived meanwhile and is in the history too (stored before the history was read) is sent
+   * once, as a message: whoever was connected when it was posted hears it live, however long the
+   * socket's own set-up took.
+   */
   sendHistory(connection: ChatConnection, history: ChatMessagePayload[]): void {
-    for (const message of history) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
-    const lastId = history.at(-1)?.message_id ?? 0;
     const pending = connection.pending ?? [];
     connection.pending = null;
-    for (const item of pending) if (item.id > lastId) this.send(connection, item.data);
+    const live = new Set(pending.map((item) => item.id));
+    for (const message of history) {
+      if (!live.has(message.message_id)) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
+    }
+    for (const item of pending) this.send(connection, item.data);
   }
 
   close(): void {
@@ -123,7 +135,8 @@ export class ChatConnections {
         // Encoded once for the whole group, not once per socket.
         const data = Buffer.from(JSON.stringify({ type: 'message', ...event.message }));
         for (const connection of sockets) {
-          if (connection.pending) connection.pending.push({ id: event.message.message_id, data });
+          if (connection.pending && connection.pending.length >= MAX_PENDING) connection.socket.terminate();
+          else if (connection.pending) connection.pending.push({ id: event.message.message_id, data });
           else this.send(connection, data);
         }
         return;

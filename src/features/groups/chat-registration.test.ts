@@ -35,13 +35,38 @@ class AfterMembershipCheck implements KyselyPlugin {
   }
 }
 
+/**
+ * Holds the answer of the app's next check of live session keys (the first query of the access
+ * re-check after the socket is registered, a select of one column from sessions) until `act`
+ * is done: the time a slow database takes before the history is read.
+ */
+class DuringAccessRecheck implements KyselyPlugin {
+  act: (() => Promise<void>) | null = null;
+  private readonly reads = new WeakSet<object>();
+
+  transformQuery({ node, queryId }: { node: RootOperationNode; queryId: object }): RootOperationNode {
+    if (this.act && SelectQueryNode.is(node) && node.selections?.length === 1 && JSON.stringify(node.from).includes('"sessions"')) this.reads.add(queryId);
+    return node;
+  }
+
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const act = this.act;
+    if (act && this.reads.has(queryId)) {
+      this.act = null;
+      await act();
+    }
+    return result;
+  }
+}
+
 const trap = new AfterMembershipCheck();
+const recheckTrap = new DuringAccessRecheck();
 let t: TestApp;
 /** Connections of their own for the trap's changes: the app's query still holds its connection then. */
 let other: DatabaseHandle;
 let address: string;
 beforeAll(async () => {
-  t = await buildTestApp({}, (database) => ({ ...database, db: database.db.withPlugin(trap) }));
+  t = await buildTestApp({}, (database) => ({ ...database, db: database.db.withPlugin(trap).withPlugin(recheckTrap) }));
   other = openDatabase(t.config.databaseUrl, { poolSize: 1 });
   address = await listen(t.app);
 });
@@ -102,3 +127,21 @@ describe('the history query', () => {
     expect(await chat.history(group.id, stranger.id)).toEqual([]);
   });
 });
+
+describe('frames a client sends before its history arrives', () => {
+  it('are stored after the history is sent, and come back as messages, not inside the history', async () => {
+    const { group, sessionKey } = await memberOfGroup();
+    let sent: () => void = () => undefined;
+    const firstSent = new Promise<void>((resolve) => (sent = resolve));
+    // The re-check, and so the history read after it, waits until the client's first frame has reached the server.
+    recheckTrap.act = () => firstSent.then(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    const client = await connectChat(address, `/ws/groups/${group.id}/chat/`, { sessionKey });
+    client.send({ content: 'first' });
+    sent();
+    const [message] = await client.waitFor((frame) => frame.type === 'message' && frame.content === 'first');
+    expect(message).toBeDefined();
+    expect(client.frames.filter((frame) => frame.type === 'history')).toEqual([]);
+    client.close();
+  });
+});
+

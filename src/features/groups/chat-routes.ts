@@ -64,7 +64,6 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   async function handleFrame(connection: ChatConnection, author: { id: number; username: string }, data: RawData, isBinary: boolean) {
     const { socket } = connection;
-    if (!connection.bucket.take()) return sendError(socket, 'rate limited: slow down');
     if (isBinary) return sendError(socket, 'send text frames of JSON: {"content": "..."}');
     let parsed: unknown;
     try {
@@ -81,27 +80,33 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
   app.get('/ws/groups/:pk/chat/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, async (socket, request) => {
     const author = { id: request.user!.id, username: request.user!.username };
     const connection = connections.add(socket, { groupId: pathId(request), userId: author.id, sessionKey: request.session!.key });
+    // Frames wait in the connection's queue behind this set-up: none is stored before access is
+    // confirmed and the history sent, so a client's first messages come back as messages, after it.
+    connection.queue = (async () => {
+      try {
+        // Registered first, checked again second: a removal or logout published from the
+        // registration on reaches this socket as an event, and one that landed between the
+        // handshake's check and the registration is seen here (else it waited for the sweep).
+        if ((await lostAccess([connection])).length > 0) {
+          socket.close(CLOSE_NO_ACCESS, 'Access ended');
+          return;
+        }
+        connections.sendHistory(connection, await chat.history(connection.groupId, author.id));
+      } catch (error) {
+        request.log.error({ err: error }, 'chat history failed');
+        socket.close(1011, 'History unavailable');
+      }
+    })();
     socket.on('message', (data, isBinary) => {
       connection.alive = true;
+      // Counted as it arrives, not once its turn comes: the queue never holds more than the limit lets in.
+      if (!connection.bucket.take()) return sendError(socket, 'rate limited: slow down');
       connection.queue = connection.queue
-        .then(() => handleFrame(connection, author, data, isBinary))
+        .then(() => (socket.readyState === socket.OPEN ? handleFrame(connection, author, data, isBinary) : undefined))
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'chat frame failed');
           sendError(socket, 'the message could not be stored; try again');
         });
     });
-    try {
-      // Registered first, checked again second: a removal or logout published from the
-      // registration on reaches this socket as an event, and one that landed between the
-      // handshake's check and the registration is seen here (else it waited for the sweep).
-      if ((await lostAccess([connection])).length > 0) {
-        socket.close(CLOSE_NO_ACCESS, 'Access ended');
-        return;
-      }
-      connections.sendHistory(connection, await chat.history(connection.groupId, author.id));
-    } catch (error) {
-      request.log.error({ err: error }, 'chat history failed');
-      socket.close(1011, 'History unavailable');
-    }
   });
 };
