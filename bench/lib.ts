@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { SERVE_V8_FLAGS } from '../src/cluster.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -14,12 +16,47 @@ export interface Measurement {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Responses by status code, where the load generator counts them. */
+  statusCodes?: Record<string, number>;
 }
 
 /** A scratch directory for one benchmark's database and files, removed by cleanup(). */
 export function scratch(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'groupnotes-bench-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A new PostgreSQL database on the server of `serverUrl` (any database of it), for one
+ * benchmark's run: its URL, and drop() to remove it (once the app's connections have closed).
+ */
+export async function scratchPostgres(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `groupnotes_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin((client) => client.query(`create database ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      admin(async (client) => {
+        // The app's pool may still be closing its connections: give them a moment, then force.
+        for (let waited = 0; waited < 5000; waited += 100) {
+          const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await client.query(`drop database if exists ${name} with (force)`);
+      }),
+  };
 }
 
 async function waitForPort(child: ChildProcess, pattern: RegExp, what: string): Promise<number> {
@@ -109,7 +146,11 @@ export async function startBare(body: string, dir: string, contentType?: string)
   return { port, url: `http://127.0.0.1:${port}`, child, stop: stopper(child) };
 }
 
-/** autocannon against one URL: requests/s and latency percentiles in milliseconds. */
+/**
+ * autocannon against one URL: requests/s and latency percentiles in milliseconds. `setupRequest`,
+ * when given, shapes every request before it is sent (path, headers), so that one run can ask
+ * for many pages as many users.
+ */
 export async function measure(
   url: string,
   {
@@ -117,15 +158,32 @@ export async function measure(
     duration = 10,
     headers = {},
     overallRate,
-  }: { connections?: number; duration?: number; headers?: Record<string, string>; overallRate?: number } = {},
+    setupRequest,
+  }: {
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    overallRate?: number;
+    setupRequest?: (request: autocannon.Request) => autocannon.Request;
+  } = {},
 ): Promise<Measurement> {
-  const result = await autocannon({ url, connections, duration, headers, pipelining: 1, ...(overallRate ? { overallRate } : {}) });
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    headers,
+    pipelining: 1,
+    ...(overallRate ? { overallRate } : {}),
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
+  });
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count = 0 }]) => [code, count]));
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    statusCodes,
   };
 }
 
@@ -208,48 +266,65 @@ export interface Comparison {
   share: number;
 }
 
+export interface Round<T extends Measurement = Measurement> {
+  ours: T;
+  baseline: Measurement;
+}
+
 /**
  * The app and the bare baseline in alternating rounds (`rounds` of each, `seconds` in all for
  * each, the order swapped every round), compared round by round: this VM's speed wanders by a
  * fifth from one minute to the next, and a 10-second run of each, one after the other, measured
- * that as much as the servers. Every round is printed.
+ * that as much as the servers. `runOurs` and `runBare` load their server for the seconds given;
+ * a warm-up of each comes first. `onRound`, when given, sees every round as it ends.
  */
-export async function alternate(
-  ours: { url: string; headers?: Record<string, string> },
-  bare: { url: string },
-  { rounds = 4, seconds = 12 }: { rounds?: number; seconds?: number } = {},
-): Promise<Comparison & { rounds: { ours: Measurement; baseline: Measurement }[] }> {
-  await measure(ours.url, { headers: ours.headers, duration: 2 }); // warm-up
-  await measure(bare.url, { duration: 1 });
+export async function alternateRuns<T extends Measurement>(
+  runOurs: (seconds: number) => Promise<T>,
+  runBare: (seconds: number) => Promise<Measurement>,
+  { rounds = 4, seconds = 12, warmUp = 2, onRound }: { rounds?: number; seconds?: number; warmUp?: number; onRound?: (round: Round<T>, index: number) => void } = {},
+): Promise<Comparison & { rounds: Round<T>[] }> {
+  await runOurs(warmUp);
+  await runBare(1);
   const each = Math.max(1, Math.round(seconds / rounds));
-  const results: { ours: Measurement; baseline: Measurement }[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const runOurs = () => measure(ours.url, { headers: ours.headers, duration: each });
-    const runBare = () => measure(bare.url, { duration: each });
-    if (round % 2 === 0) {
-      const o = await runOurs();
-      results.push({ ours: o, baseline: await runBare() });
+  const results: Round<T>[] = [];
+  for (let index = 0; index < rounds; index++) {
+    let round: Round<T>;
+    if (index % 2 === 0) {
+      const ours = await runOurs(each);
+      round = { ours, baseline: await runBare(each) };
     } else {
-      const b = await runBare();
-      results.push({ ours: await runOurs(), baseline: b });
+      const baseline = await runBare(each);
+      round = { ours: await runOurs(each), baseline };
     }
+    results.push(round);
+    onRound?.(round, index);
   }
-  const combine = (pick: (r: { ours: Measurement; baseline: Measurement }) => Measurement): Measurement => {
-    const all = results.map(pick);
-    return {
-      rps: all.reduce((sum, m) => sum + m.rps, 0) / all.length,
-      p50: median(all.map((m) => m.p50)),
-      p99: median(all.map((m) => m.p99)),
-      errors: all.reduce((sum, m) => sum + m.errors, 0),
-      non2xx: all.reduce((sum, m) => sum + m.non2xx, 0),
-    };
-  };
+  const combine = (all: Measurement[]): Measurement => ({
+    rps: all.reduce((sum, m) => sum + m.rps, 0) / all.length,
+    p50: median(all.map((m) => m.p50)),
+    p99: median(all.map((m) => m.p99)),
+    errors: all.reduce((sum, m) => sum + m.errors, 0),
+    non2xx: all.reduce((sum, m) => sum + m.non2xx, 0),
+  });
   return {
-    ours: combine((r) => r.ours),
-    baseline: combine((r) => r.baseline),
+    ours: combine(results.map((r) => r.ours)),
+    baseline: combine(results.map((r) => r.baseline)),
     share: median(results.map((r) => r.ours.rps / r.baseline.rps)),
     rounds: results,
   };
+}
+
+/** One URL on the app against the bare baseline, in alternating rounds (alternateRuns). */
+export function alternate(
+  ours: { url: string; headers?: Record<string, string> },
+  bare: { url: string },
+  options: { rounds?: number; seconds?: number } = {},
+): Promise<Comparison & { rounds: Round[] }> {
+  return alternateRuns(
+    (duration) => measure(ours.url, { headers: ours.headers, duration }),
+    (duration) => measure(bare.url, { duration }),
+    options,
+  );
 }
 
 /** Prints a comparison: both servers, every round, the share of bare node's rate. */

@@ -13,7 +13,7 @@ export const SEARCH_WORD = 'word';
 const BATCH = 500;
 
 /** A deterministic pseudo-random sequence, so every run seeds the same data. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1_664_525 + 1_013_904_223) >>> 0;
@@ -23,7 +23,7 @@ function random(seed: number): () => number {
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 'de', 'va', 'xo', 'bu', 'ze', 'fi', 'gra', 'tho'];
 
-function vocabulary(size: number, next: () => number): string[] {
+export function vocabulary(size: number, next: () => number): string[] {
   const words = new Set<string>();
   while (words.size < size) {
     const length = 2 + Math.floor(next() * 3);

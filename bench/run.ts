@@ -1,5 +1,6 @@
 // `npm run bench [section ...]`: runs the benchmark sections (all by default) and prints figures.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  crowd: () => import('./crowd.js'),
   accounts: () => import('./accounts.js'),
   lists: () => import('./lists.js'),
   notes: () => import('./notes.js'),

@@ -1,0 +1,227 @@
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { CROWD_CSRF, type CrowdUser, GROUP_SIZE, NOTES_EACH, USERS, seedCrowd } from './crowd-seed.js';
+import { type WriteRound, type Writers, startWriters } from './crowd-writers.js';
+import { type Measurement, type Round, type RunningProcess, alternateRuns, measure, scratch, scratchPostgres, startApp, startBare, summarize } from './lib.js';
+import { BENCH_ITERATIONS } from './notes-seed.js';
+
+// The crowd benchmark (issue 17), the figure that counts: 60 users read while others write, as
+// an instance is really used. Reads at 32 connections, each as a random user's session: the
+// note list (70%) or one of the notes that user may see (30%). Meanwhile 8 writers edit their
+// own notes through the edit form, 10 edits a second in all, and 6 members post 5 chat messages
+// a second over WebSockets. The ceiling: bare node:http sending one user's list bytes from
+// memory, asked by the same request generator, in alternating rounds. The app runs as deployed
+// (WEB_CONCURRENCY as set, else one worker per core): kept pages and sessions are per worker and
+// chat events cross workers, which a one-process run would hide; bare node gets the same cores.
+
+/** Seconds of load on each side (app, bare node) per configuration, split into the rounds. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 40);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const CONNECTIONS = 32;
+const LIST_SHARE = 0.7;
+const WRITERS = 8;
+const EDITS_PER_SECOND = 10;
+const CHAT_PER_SECOND = 5;
+const CHATTERS_PER_GROUP = 2;
+const POSTGRES_SERVER = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Configuration {
+  label: string;
+  /** A fresh database, the app's environment for it, and what removes it. */
+  prepare(dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
+}
+
+const CONFIGURATIONS: Record<string, Configuration> = {
+  sqlite: { label: 'SQLite, as shipped', prepare: async (dir) => ({ env: { DATABASE_URL: `sqlite:${join(dir, 'crowd.sqlite3')}` }, drop: async () => {} }) },
+  'sqlite-uncached': {
+    label: 'SQLite, `PAGE_CACHE_MB=0`',
+    prepare: async (dir) => ({ env: { DATABASE_URL: `sqlite:${join(dir, 'crowd-uncached.sqlite3')}`, PAGE_CACHE_MB: '0' }, drop: async () => {} }),
+  },
+  postgres: {
+    label: 'PostgreSQL + Redis',
+    async prepare() {
+      await checkRedis();
+      const database = await scratchPostgres(POSTGRES_SERVER);
+      // A prefix of this run's own: the channels of another deployment on this Redis stay apart.
+      const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: `groupnotes-bench-${process.pid}-${Date.now()}:` };
+      return { env, drop: database.drop };
+    },
+  },
+};
+
+/** Without Redis the app would start anyway and serve local sockets only: fail instead. */
+async function checkRedis(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new Error(`Redis at ${REDIS_URL} does not answer (${(error as Error).message}); set BENCH_REDIS_URL`, { cause: error });
+  } finally {
+    redis.disconnect();
+  }
+}
+
+type CrowdMeasurement = Measurement & { writes: WriteRound };
+
+interface Row {
+  label: string;
+  reads: number;
+  share: number;
+  readP99: number;
+  editP99: number;
+  chatPerSecond: number;
+  baseline: Measurement;
+}
+
+const random = (count: number) => Math.floor(Math.random() * count);
+
+/** Every request as a random user of the crowd: the list, or a note that user may see. */
+function crowdRequests(crowd: CrowdUser[]) {
+  return (request: autocannon.Request): autocannon.Request => {
+    const user = crowd[random(crowd.length)]!;
+    const path = Math.random() < LIST_SHARE ? '/notes/' : `/notes/${user.visible[random(user.visible.length)]}/`;
+    return { ...request, path, headers: { ...request.headers, cookie: user.cookie } };
+  };
+}
+
+/** Any read but a 200 fails the benchmark: the figures would be of error pages. */
+function checkReads(what: string, m: Measurement): void {
+  const wrong = Object.entries(m.statusCodes ?? {}).filter(([code]) => code !== '200');
+  if (m.errors || m.non2xx || wrong.length) throw new Error(`${what}: ${m.errors} errors, ${m.non2xx} non-2xx, statuses ${JSON.stringify(m.statusCodes)}`);
+}
+
+/** Every edit must be saved (302 to the list) and every chat message come back to its sender. */
+function checkWrites({ edits, chat }: WriteRound): void {
+  const saved = edits.statuses['302'] ?? 0;
+  if (saved !== edits.sent || edits.problems.length) throw new Error(`edits: ${saved} of ${edits.sent} saved; ${edits.problems.join('; ')}`);
+  if (chat.confirmed !== chat.sent || chat.problems.length) throw new Error(`chat: ${chat.confirmed} of ${chat.sent} came back; ${chat.problems.join('; ')}`);
+}
+
+/** Before measuring: the pages are what they should be (50 notes listed, a group note readable, another group's not). */
+async function checkPages(app: RunningProcess, crowd: CrowdUser[]): Promise<{ body: string; contentType: string }> {
+  const get = (user: CrowdUser, path: string) => fetch(app.url + path, { headers: { cookie: user.cookie } });
+  for (const user of [crowd[0]!, crowd[GROUP_SIZE + 5]!, crowd.at(-1)!]) {
+    const list = await get(user, '/notes/');
+    const shown = ((await list.text()).match(/class="note-title"/g) ?? []).length;
+    if (list.status !== 200 || shown !== 50) throw new Error(`/notes/ for ${user.username}: ${list.status}, ${shown} notes instead of 50`);
+    const friend = crowd.find((other) => other.groupId === user.groupId && other.id !== user.id)!;
+    const stranger = crowd.find((other) => other.groupId !== user.groupId)!;
+    const shared = friend.own.find((note) => note.groupId !== null)!;
+    const hidden = stranger.own.find((note) => note.groupId !== null)!;
+    const [seen, unseen] = [(await get(user, `/notes/${shared.id}/`)).status, (await get(user, `/notes/${hidden.id}/`)).status];
+    if (seen !== 200 || unseen !== 404) throw new Error(`${user.username}: a group note answered ${seen}, another group's ${unseen}`);
+  }
+  const page = await get(crowd[0]!, '/notes/');
+  return { body: await page.text(), contentType: page.headers.get('content-type') ?? 'text/html; charset=utf-8' };
+}
+
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const rate = (value: number) => Math.round(value).toLocaleString('en');
+
+function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number): void {
+  const { edits, chat, seconds } = ours.writes;
+  const editP99 = summarize(edits.latencies, seconds).p99;
+  console.log(
+    `  round ${index + 1} (${index % 2 === 0 ? 'groupnotes first' : 'bare first'}): groupnotes ${rate(ours.rps)} reads/s, p99 ${ms(ours.p99)}; ` +
+      `bare ${rate(baseline.rps)} req/s, p99 ${ms(baseline.p99)}; ${((ours.rps / baseline.rps) * 100).toFixed(1)}%; ` +
+      `${edits.sent} edits saved, p99 ${ms(editP99)}; ${chat.confirmed} chat messages (${(chat.confirmed / seconds).toFixed(1)}/s)`,
+  );
+}
+
+async function runConfiguration(configuration: Configuration, dir: string): Promise<Row> {
+  console.log(`\n### ${configuration.label}`);
+  const { env, drop } = await configuration.prepare(dir);
+  let app: RunningProcess | undefined;
+  let bare: RunningProcess | undefined;
+  let writers: Writers | undefined;
+  try {
+    const started = Date.now();
+    const crowd = await seedCrowd(env.DATABASE_URL!);
+    console.log(`  seeded ${USERS} users, ${USERS * NOTES_EACH} notes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    app = await startApp({ ...env, PBKDF2_ITERATIONS: String(BENCH_ITERATIONS) });
+    const page = await checkPages(app, crowd);
+    bare = await startBare(page.body, dir, page.contentType);
+    console.log(`  bare node:http sends ${crowd[0]!.username}'s list, ${page.body.length.toLocaleString('en')} bytes, whatever is asked`);
+    const writing = Array.from({ length: WRITERS }, (_, w) => crowd[Math.floor((w * USERS) / WRITERS) + 1]!);
+    const chatting = Array.from({ length: USERS / GROUP_SIZE }, (_, g) => crowd.slice(g * GROUP_SIZE + 10, g * GROUP_SIZE + 10 + CHATTERS_PER_GROUP)).flat();
+    writers = await startWriters({
+      url: app.url,
+      writers: writing.map((user) => ({ cookie: user.cookie, notes: user.own })),
+      editsPerSecond: EDITS_PER_SECOND,
+      chatters: chatting.map((user) => ({ cookie: user.cookie, groupId: user.groupId })),
+      chatPerSecond: CHAT_PER_SECOND,
+      csrf: CROWD_CSRF,
+    });
+    const requests = crowdRequests(crowd);
+    const [appUrl, bareUrl, load] = [app.url, bare.url, writers];
+    const result = await alternateRuns(
+      async (duration): Promise<CrowdMeasurement> => {
+        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, setupRequest: requests }), load.run(duration)]);
+        checkReads('groupnotes reads', reads);
+        checkWrites(writes);
+        return { ...reads, writes };
+      },
+      async (duration) => {
+        // The same request generator: the load generator does the same work per request for both.
+        const reads = await measure(bareUrl, { connections: CONNECTIONS, duration, setupRequest: requests });
+        checkReads('bare node:http', reads);
+        return reads;
+      },
+      { rounds: ROUNDS, seconds: SECONDS, warmUp: 3, onRound: printRound },
+    );
+    const writes = result.rounds.map((round) => round.ours.writes);
+    const seconds = writes.reduce((sum, round) => sum + round.seconds, 0);
+    const editLatencies = writes.flatMap((round) => round.edits.latencies);
+    const editP99 = summarize(editLatencies, seconds).p99;
+    const chatPerSecond = writes.reduce((sum, round) => sum + round.chat.confirmed, 0) / seconds;
+    const row = { label: configuration.label, reads: result.ours.rps, share: result.share, readP99: result.ours.p99, editP99, chatPerSecond, baseline: result.baseline };
+    console.log(
+      `  ${row.label}: ${rate(row.reads)} reads/s = ${(row.share * 100).toFixed(1)}% of bare node:http (median round), read p99 ${ms(row.readP99)} (median round), ` +
+        `edit p99 ${ms(row.editP99)} (all ${editLatencies.length} edits), chat ${chatPerSecond.toFixed(1)} messages/s`,
+    );
+    return row;
+  } finally {
+    await writers?.stop();
+    await bare?.stop();
+    await app?.stop();
+    await drop();
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const baselines = rows.map((row) => row.baseline);
+  const bare = baselines.reduce((sum, m) => sum + m.rps, 0) / baselines.length;
+  const bareP99 = baselines.map((m) => m.p99).sort((a, b) => a - b)[Math.floor(baselines.length / 2)]!;
+  console.log('\n| configuration | reads/s | share of bare | read p99 | edit p99 | chat messages/s |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} |`);
+  console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | |`);
+}
+
+export async function run(): Promise<void> {
+  const names = (process.env.BENCH_CONFIGS ?? Object.keys(CONFIGURATIONS).join(',')).split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !CONFIGURATIONS[name]);
+  if (unknown.length) throw new Error(`unknown BENCH_CONFIGS ${unknown.join(', ')} (known: ${Object.keys(CONFIGURATIONS).join(', ')})`);
+  const each = Math.max(1, Math.round(SECONDS / ROUNDS));
+  console.log(
+    `\n## Crowd: ${USERS} users in groups of ${GROUP_SIZE}, ${NOTES_EACH} notes each (every third in the group); ${CONNECTIONS} connections read ` +
+      `(${LIST_SHARE * 100}% /notes/, the rest a visible note) while ${WRITERS} writers save ${EDITS_PER_SECOND} edits/s and ` +
+      `${(USERS / GROUP_SIZE) * CHATTERS_PER_GROUP} members post ${CHAT_PER_SECOND} chat messages/s`,
+  );
+  console.log(
+    `   (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? `${availableParallelism()}, the default`}; ${ROUNDS} rounds of ${each} s a side; ` +
+      `load average at start ${loadavg().map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} cores)`,
+  );
+  const rows: Row[] = [];
+  const { dir, cleanup } = scratch();
+  try {
+    for (const name of names) rows.push(await runConfiguration(CONFIGURATIONS[name]!, dir));
+  } finally {
+    cleanup();
+  }
+  printTable(rows);
+}
