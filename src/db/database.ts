@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -9,13 +8,12 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
-  type PostgresPool,
-  type PostgresPoolClient,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { preparingPool } from './pg-prepared.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -118,56 +116,6 @@ function openSqlite(path: string): DatabaseHandle {
   cacheStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
   return { db, dialect: 'sqlite', changeToken: changeToken(sqlite), close: () => db.destroy() };
-}
-
-/** Distinct statements one PostgreSQL connection keeps prepared; the app sends far fewer. */
-export const PREPARED_PER_CONNECTION = 200;
-
-/** Statements worth preparing: parameterised reads and writes (not DDL, BEGIN, EXPLAIN or scripts). */
-const PREPARABLE = /^\s*\(?\s*(select|insert|update|delete|with)\b/i;
-
-/**
- * Kysely sends every query unnamed, so PostgreSQL parses and plans it again each time (for a
- * small query, most of its cost). A name makes pg prepare the statement once per connection
- * and then only bind and execute it (pg keeps the names it prepared on the connection). The
- * name is a hash of the SQL text, so the same text always gets the same name. A connection
- * prepares at most PREPARED_PER_CONNECTION distinct statements (PostgreSQL keeps each one for
- * the connection's life); any further text is sent unnamed.
- */
-function preparingClient(client: pg.PoolClient): PostgresPoolClient {
-  const prepared = new Set<string>();
-  const query = client.query.bind(client) as PostgresPoolClient['query'];
-  return {
-    query: ((source: unknown, parameters?: ReadonlyArray<unknown>) => {
-      if (typeof source !== 'string' || !parameters || parameters.length === 0 || !PREPARABLE.test(source)) {
-        return parameters === undefined ? query(source as never) : query(source as string, parameters);
-      }
-      const name = `gn_${createHash('sha1').update(source).digest('base64url').slice(0, 22)}`;
-      if (!prepared.has(name)) {
-        if (prepared.size >= PREPARED_PER_CONNECTION) return query(source, parameters);
-        prepared.add(name);
-      }
-      return client.query({ name, text: source, values: [...parameters] });
-    }) as PostgresPoolClient['query'],
-    release: () => client.release(),
-  };
-}
-
-/** The pool Kysely is given: the same wrapper for a client every time (Kysely keys its connections by client). */
-function preparingPool(pool: pg.Pool): PostgresPool {
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (!wrapper) {
-        wrapper = preparingClient(client);
-        wrappers.set(client, wrapper);
-      }
-      return wrapper;
-    },
-    end: () => pool.end(),
-  };
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {

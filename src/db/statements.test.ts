@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../test/helpers.js';
 import { createNote, createTag } from '../../test/notes-factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { type DatabaseHandle, PREPARED_PER_CONNECTION, openDatabase } from './database.js';
+import { type DatabaseHandle, openDatabase } from './database.js';
+import { PREPARED_PER_CONNECTION } from './pg-prepared.js';
+import type { Database } from './schema.js';
 import { isOneOf } from './id-lists.js';
 
 // On PostgreSQL an unnamed statement is parsed and planned again each time it is sent; the app's
@@ -90,5 +92,34 @@ describe('prepared statements per connection', () => {
     });
     expect((await sql<{ id: number }>`select id from scratch where id = ${1}`.execute(database.db)).rows).toEqual([{ id: 1 }]);
     if (database.dialect === 'postgres') expect((await preparedOn(database)).length).toBe(PREPARED_PER_CONNECTION);
+  });
+
+  it('a table changed by another instance (a migration) does not break the statements prepared here', async () => {
+    // A connection of its own: the test above used up this one's names.
+    const fresh = openDatabase(testDb.url, { poolSize: 1 });
+    onTestFinished(() => fresh.close());
+    await sql`create table widened (id integer primary key, a integer)`.execute(fresh.db);
+    await sql`insert into widened (id, a) values (${1}, ${2})`.execute(fresh.db);
+    const read = (db: Kysely<Database> = fresh.db) => db.selectFrom('widened' as never).selectAll().where(sql.ref('id'), '=', 1).execute();
+    for (let i = 0; i < 2; i += 1) expect(await read()).toEqual([{ id: 1, a: 2 }]);
+    const other = openDatabase(testDb.url, { poolSize: 1 });
+    try {
+      await sql`alter table widened add column b integer`.execute(other.db);
+    } finally {
+      await other.close();
+    }
+    expect(await read()).toEqual([{ id: 1, a: 2, b: null }]);
+    // In a transaction PostgreSQL's refusal aborts it, once; the statement works from then on.
+    const readAll = (db: Kysely<Database>) => db.selectFrom('widened' as never).selectAll().where(sql.ref('id'), '>', 0).execute();
+    for (let i = 0; i < 2; i += 1) expect(await readAll(fresh.db)).toEqual([{ id: 1, a: 2, b: null }]);
+    const again = openDatabase(testDb.url, { poolSize: 1 });
+    try {
+      await sql`alter table widened add column c integer`.execute(again.db);
+    } finally {
+      await again.close();
+    }
+    const first = await fresh.db.transaction().execute((trx) => readAll(trx)).then(() => 'ran', () => 'refused');
+    expect(first).toBe(fresh.dialect === 'postgres' ? 'refused' : 'ran');
+    expect(await fresh.db.transaction().execute((trx) => readAll(trx))).toEqual([{ id: 1, a: 2, b: null, c: null }]);
   });
 });
