@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, defaultPoolSize, loadConfig } from './config.js';
 
 const base = { SECRET_KEY: 'k'.repeat(40) };
 
@@ -27,6 +27,15 @@ describe('configuration', () => {
     });
   });
 
+  it('sizes the database pool per worker so that all workers stay under PostgreSQL\'s 100 connections', () => {
+    expect(loadConfig({ ...base, WEB_CONCURRENCY: '1' }).databasePoolSize).toBe(10);
+    expect(loadConfig({ ...base, WEB_CONCURRENCY: '1', DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    expect(defaultPoolSize(1)).toBe(10);
+    expect(defaultPoolSize(16)).toBe(5);
+    expect(defaultPoolSize(64)).toBe(2);
+    for (let workers = 1; workers <= 40; workers += 1) expect(workers * defaultPoolSize(workers)).toBeLessThanOrEqual(80);
+  });
+
   it('refuses to start in production without SECRET_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', ALLOWED_HOSTS: 'x.example' })).toThrow(
       new ConfigError('SECRET_KEY must be set when NODE_ENV=production'),
@@ -40,6 +49,7 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
     [{ CSRF_TRUSTED_ORIGINS: 'tunnel.example' }, 'CSRF_TRUSTED_ORIGINS entries must look like'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0")'],
     [{ PAGE_CACHE_MB: '-1' }, 'PAGE_CACHE_MB must be a whole number from 0 to 4096 (got "-1")'],
     [{ SECRET_KEY: 'short' }, 'SECRET_KEY must be at least 32 characters'],
     [{ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(40) }, 'ALLOWED_HOSTS must be set when NODE_ENV=production'],

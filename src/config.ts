@@ -40,6 +40,8 @@ export interface Config {
   webConcurrency: number;
   /** Memory each worker may give to rendered pages kept while the database is unchanged (SQLite); 0 turns it off. */
   pageCacheBytes: number;
+  /** PostgreSQL connections each worker's pool may open. */
+  databasePoolSize: number;
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +108,14 @@ function secretKey(env: Env, production: boolean): string {
   return generated;
 }
 
+/**
+ * Connections one worker's pool may open by default: `workers x pool` stays under PostgreSQL's
+ * default max_connections (100), with room for the CLI, migrations and a psql session.
+ */
+export function defaultPoolSize(workers: number): number {
+  return Math.min(10, Math.max(2, Math.floor(80 / workers)));
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
   if (!['development', 'production', 'test'].includes(nodeEnv)) {
@@ -128,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
   }
+  const webConcurrency = integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1, availableParallelism() * 4);
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer(env, 'PORT', 8001, 0, 65535),
@@ -146,7 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
     chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,
-    webConcurrency: integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1, availableParallelism() * 4),
+    webConcurrency,
     pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(webConcurrency), 1, 1000),
   };
 }

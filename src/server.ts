@@ -24,7 +24,7 @@ export interface RunningServer {
 
 /** Migrates, builds the app and listens; the caller decides about signals. */
 export async function startServer(config: Config, { migrate = true } = {}): Promise<RunningServer> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
   if (migrate) await migrateToLatest(database.db);
   const app = await buildApp(config, { database });
   await hasher().warm();

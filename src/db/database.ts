@@ -13,6 +13,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { preparingPool } from './pg-prepared.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -119,7 +120,7 @@ function openSqlite(path: string): DatabaseHandle {
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return { db, dialect: 'postgres', changeToken: null, close: () => db.destroy() };
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isOneOf } from '../../db/id-lists.js';
 import { lockKeys } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
@@ -96,7 +97,7 @@ export class AttemptThrottle {
   /** Gives a reserved attempt back: it succeeded, or it was never checked. */
   async release(attempt: Attempt): Promise<void> {
     if (!attempt.ok || attempt.ids.length === 0) return;
-    await this.db.deleteFrom('login_failures').where('id', 'in', attempt.ids).execute();
+    await this.db.deleteFrom('login_failures').where((eb) => isOneOf(this.db, eb.ref('id'), attempt.ids)).execute();
   }
 
   /** Runs the slow work of a reserved attempt; if it fails (hashing overloaded, say), nothing was checked. */

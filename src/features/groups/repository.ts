@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
+import { isOneOf } from '../../db/id-lists.js';
 
 export interface GroupSummary {
   id: number;
@@ -78,8 +79,8 @@ export class GroupsRepository {
     const rows = await this.db
       .selectFrom('group_members')
       .select(['group_id', 'user_id'])
-      .where('group_id', 'in', groupIds)
-      .where('user_id', 'in', userIds)
+      .where((eb) => isOneOf(this.db, eb.ref('group_id'), groupIds))
+      .where((eb) => isOneOf(this.db, eb.ref('user_id'), userIds))
       .execute();
     return new Set(rows.map((row) => `${row.group_id}:${row.user_id}`));
   }

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { isOneOf } from '../../db/id-lists.js';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database } from '../../db/schema.js';
 
 export interface TagChip {
@@ -29,59 +31,58 @@ export interface NoteRow {
 
 /**
  * Fills in rows for note ids that a scoped query already returned; it never decides what the
- * caller may see, so it is not exported from the feature's repository.
+ * caller may see, so it is not exported from the feature's repository. A note's tags come in the
+ * same query (a JSON array per row): one round trip per page, not one per kind of detail.
  */
 export class NoteDetailsReader {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** The details of every note the query is narrowed to (by the caller). */
+  query() {
+    return this.db
+      .selectFrom('notes')
+      .innerJoin('users', 'users.id', 'notes.owner_id')
+      .leftJoin('groups', 'groups.id', 'notes.group_id')
+      .leftJoin('notebooks', 'notebooks.id', 'notes.notebook_id')
+      .select((eb) => [
+        'notes.id',
+        'notes.title',
+        'notes.excerpt',
+        'notes.owner_id',
+        'users.username as owner_username',
+        'notes.group_id',
+        'groups.name as group_name',
+        'notes.notebook_id',
+        'notebooks.title as notebook_title',
+        'notebooks.color as notebook_color',
+        'notes.priority',
+        'notes.is_pinned',
+        'notes.is_archived',
+        'notes.updated_at',
+        jsonRowsFrom(
+          this.db,
+          eb
+            .selectFrom('note_tags')
+            .innerJoin('tags', 'tags.id', 'note_tags.tag_id')
+            .select(['tags.id', 'tags.name', 'tags.color'])
+            .whereRef('note_tags.note_id', '=', 'notes.id')
+            .orderBy('tags.name_key'),
+        ).as('tags'),
+      ]);
+  }
+
+  /** A row as the views take it, its tags parsed. */
+  static noteRow<R extends Omit<NoteRow, 'tags'> & { tags: unknown }>(row: R): Omit<R, 'tags'> & { tags: TagChip[] } {
+    return { ...row, tags: parseJsonRows<TagChip>(row.tags) };
+  }
+
   /** Rows in the order of `ids`. */
   async rowsFor(ids: number[]): Promise<NoteRow[]> {
     if (ids.length === 0) return [];
-    const [rows, tags] = await Promise.all([
-      this.db
-        .selectFrom('notes')
-        .innerJoin('users', 'users.id', 'notes.owner_id')
-        .leftJoin('groups', 'groups.id', 'notes.group_id')
-        .leftJoin('notebooks', 'notebooks.id', 'notes.notebook_id')
-        .select([
-          'notes.id',
-          'notes.title',
-          'notes.excerpt',
-          'notes.owner_id',
-          'users.username as owner_username',
-          'notes.group_id',
-          'groups.name as group_name',
-          'notes.notebook_id',
-          'notebooks.title as notebook_title',
-          'notebooks.color as notebook_color',
-          'notes.priority',
-          'notes.is_pinned',
-          'notes.is_archived',
-          'notes.updated_at',
-        ])
-        .where('notes.id', 'in', ids)
-        .execute(),
-      this.tagsFor(ids),
-    ]);
-    const byId = new Map(rows.map((row) => [row.id, { ...row, tags: tags.get(row.id) ?? [] }]));
-    return ids.map((id) => byId.get(id)).filter((row): row is NoteRow => row !== undefined);
-  }
-
-  async tagsFor(noteIds: number[]): Promise<Map<number, TagChip[]>> {
-    const byNote = new Map<number, TagChip[]>();
-    if (noteIds.length === 0) return byNote;
-    const rows = await this.db
-      .selectFrom('note_tags')
-      .innerJoin('tags', 'tags.id', 'note_tags.tag_id')
-      .select(['note_tags.note_id', 'tags.id', 'tags.name', 'tags.color'])
-      .where('note_tags.note_id', 'in', noteIds)
-      .orderBy('tags.name_key')
+    const rows = await this.query()
+      .where((eb) => isOneOf(this.db, eb.ref('notes.id'), ids))
       .execute();
-    for (const { note_id, ...tag } of rows) {
-      const list = byNote.get(note_id) ?? [];
-      list.push(tag);
-      byNote.set(note_id, list);
-    }
-    return byNote;
+    const byId = new Map(rows.map((row) => [row.id, NoteDetailsReader.noteRow(row)]));
+    return ids.map((id) => byId.get(id)).filter((row): row is NoteRow => row !== undefined);
   }
 }

@@ -43,9 +43,13 @@ export class NotesRepository {
 
   /** The visibility rule: notes the user owns, or whose group is one of the user's groups. */
   visibleNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> {
-    return this.db
-      .selectFrom('notes')
-      .where((eb) => eb.or([eb('notes.owner_id', '=', userId), eb('notes.group_id', 'in', this.groups.memberGroupIds(userId))]));
+    return this.db.selectFrom('notes').where(this.visibleTo(userId));
+  }
+
+  /** visibleNotes() as a condition, for queries that join more tables to the notes. */
+  private visibleTo(userId: number) {
+    return (eb: ExpressionBuilder<Database, 'notes'>) =>
+      eb.or([eb('notes.owner_id', '=', userId), eb('notes.group_id', 'in', this.groups.memberGroupIds(userId))]);
   }
 
   /** Notes the user may change: owned ones only; group membership never grants a change. */
@@ -53,11 +57,15 @@ export class NotesRepository {
     return this.db.selectFrom('notes').where('notes.owner_id', '=', userId);
   }
 
+  /** The note with its details and tags, in one query (the page's only one besides the session's). */
   async findVisibleNote(userId: number, id: number): Promise<(NoteRow & { content: string; created_at: number }) | undefined> {
-    const found = await this.visibleNotes(userId).select(['notes.id', 'notes.content', 'notes.created_at']).where('notes.id', '=', id).executeTakeFirst();
-    if (!found) return undefined;
-    const [row] = await this.details.rowsFor([found.id]);
-    return row ? { ...row, content: found.content, created_at: found.created_at } : undefined;
+    const found = await this.details
+      .query()
+      .select(['notes.content', 'notes.created_at'])
+      .where(this.visibleTo(userId))
+      .where('notes.id', '=', id)
+      .executeTakeFirst();
+    return found ? NoteDetailsReader.noteRow(found) : undefined;
   }
 
   findOwnedNote(userId: number, id: number): Promise<Note | undefined> {
@@ -84,8 +92,18 @@ export class NotesRepository {
    * a page tells whether there is a next page, without counting.
    */
   async listVisiblePage(userId: number, filters: NoteFilters, page: number): Promise<NotePage> {
-    const rows = await (await this.listPageQuery(userId, filters, page)).execute();
-    return this.pageOf(rows.map((row) => row.id), page);
+    // The page's ids and their details in one query: the page (at most PAGE_SIZE + 1 rows) is
+    // joined to the details and put back in list order.
+    const pageRows = (await this.listPageQuery(userId, filters, page)).as('page');
+    const rows = await this.details
+      .query()
+      .innerJoin(pageRows, 'page.id', 'notes.id')
+      .orderBy('page.is_pinned', 'desc')
+      .orderBy('page.priority', 'desc')
+      .orderBy('page.updated_at', 'desc')
+      .orderBy('page.id', 'desc')
+      .execute();
+    return { notes: rows.slice(0, PAGE_SIZE).map((row) => NoteDetailsReader.noteRow(row)), page, hasNext: rows.length > PAGE_SIZE };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Tag } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
+import { isOneOf } from '../../db/id-lists.js';
 
 export type TagFields = Pick<Tag, 'name' | 'color'>;
 
@@ -19,7 +20,7 @@ export class TagsRepository {
   /** The ids among `ids` that are the owner's own tags. */
   async ownedIds(ownerId: number, ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+    const rows = await this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where((eb) => isOneOf(this.db, eb.ref('id'), ids)).execute();
     return rows.map((row) => row.id);
   }
 

@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
+import { isOneOf } from '../../db/id-lists.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -213,7 +214,7 @@ export class SessionStore {
   /** Which of these keys still name a live session (for long-lived sockets opened with them). */
   async liveKeys(keys: string[], now = Date.now()): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const rows = await this.db.selectFrom('sessions').select('session_key').where('session_key', 'in', keys).where('expire_date', '>', now).execute();
+    const rows = await this.db.selectFrom('sessions').select('session_key').where((eb) => isOneOf(this.db, eb.ref('session_key'), keys)).where('expire_date', '>', now).execute();
     return new Set(rows.map((row) => row.session_key));
   }
 

@@ -1,0 +1,125 @@
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../test/helpers.js';
+import { createNote, createTag } from '../../test/notes-factories.js';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { type DatabaseHandle, openDatabase } from './database.js';
+import { PREPARED_PER_CONNECTION } from './pg-prepared.js';
+import type { Database } from './schema.js';
+import { isOneOf } from './id-lists.js';
+
+// On PostgreSQL an unnamed statement is parsed and planned again each time it is sent; the app's
+// statements are named, so each connection prepares them once. Their number per connection is
+// bounded, and their texts do not grow with the number of ids they are given.
+
+/** The statements this connection keeps prepared (PostgreSQL; none on SQLite). */
+async function preparedOn(database: DatabaseHandle): Promise<string[]> {
+  if (database.dialect !== 'postgres') return [];
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements where not from_sql`.execute(database.db);
+  return rows.map((row) => row.statement);
+}
+
+describe('prepared statements', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ PAGE_CACHE_MB: '0' });
+  });
+  afterAll(() => t.close());
+
+  it('pages are served from statements prepared once per connection (PostgreSQL), the same number after more loads', async () => {
+    const { user, browser } = await loggedIn(t);
+    const friend = await createUser(t.db);
+    const group = await createGroup(t.db, friend, [user]);
+    const note = await createNote(t.db, friend, { group_id: group.id, tags: [await createTag(t.db, friend)] });
+    for (const path of ['/notes/', `/notes/${note.id}/`]) expect((await browser.get(path)).statusCode).toBe(200);
+    const first = await preparedOn(t.database);
+    for (let i = 0; i < 5; i += 1) {
+      for (const path of ['/notes/', `/notes/${note.id}/`]) expect((await browser.get(path)).statusCode).toBe(200);
+    }
+    const after = await preparedOn(t.database);
+    if (t.database.dialect === 'postgres') {
+      expect(after.some((text) => text.includes('from "sessions"'))).toBe(true);
+      expect(after.some((text) => text.includes('from "notes"'))).toBe(true);
+      expect(after.length).toBe(first.length);
+    }
+  });
+
+  it('a list of ids is one parameter on PostgreSQL: the text is the same for 1 and 50 ids, and the rows are right', async () => {
+    const owner = await createUser(t.db);
+    const notes = [];
+    for (let i = 0; i < 50; i += 1) notes.push(await createNote(t.db, owner));
+    const ids = notes.map((note) => note.id);
+    const query = (some: number[]) => t.db.selectFrom('notes').select('id').where((eb) => isOneOf(t.db, eb.ref('notes.id'), some)).orderBy('id');
+    for (const some of [[], ids.slice(0, 1), ids]) expect((await query(some).execute()).map((row) => row.id)).toEqual(some);
+    const [one, fifty] = [query(ids.slice(0, 1)).compile(), query(ids).compile()];
+    if (t.database.dialect === 'postgres') {
+      expect(fifty.sql).toBe(one.sql);
+      expect(fifty.parameters).toHaveLength(1);
+    } else {
+      expect(fifty.parameters).toHaveLength(50);
+    }
+  });
+});
+
+describe('prepared statements per connection', () => {
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    database = openDatabase(testDb.url, { poolSize: 1 });
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  it('a connection prepares a statement once, at most PREPARED_PER_CONNECTION of them, and sends any further text unnamed', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const { rows } = await sql<{ value: number }>`select cast(${i} as integer) + 1 as value`.execute(database.db);
+      expect(rows).toEqual([{ value: i + 1 }]);
+    }
+    if (database.dialect === 'postgres') expect(await preparedOn(database)).toEqual(['select cast($1 as integer) + 1 as value']);
+    for (let n = 0; n < PREPARED_PER_CONNECTION + 20; n += 1) {
+      const { rows } = await sql<{ value: number }>`select cast(${n} as integer) + ${sql.lit(n)} as value`.execute(database.db);
+      expect(rows).toEqual([{ value: 2 * n }]);
+    }
+    // Statements still run in a transaction, and DDL (never named) too.
+    await database.db.transaction().execute(async (trx) => {
+      await sql`create table scratch (id integer primary key)`.execute(trx);
+      await sql`insert into scratch (id) values (${1})`.execute(trx);
+    });
+    expect((await sql<{ id: number }>`select id from scratch where id = ${1}`.execute(database.db)).rows).toEqual([{ id: 1 }]);
+    if (database.dialect === 'postgres') expect((await preparedOn(database)).length).toBe(PREPARED_PER_CONNECTION);
+  });
+
+  it('a table changed by another instance (a migration) does not break the statements prepared here', async () => {
+    // A connection of its own: the test above used up this one's names.
+    const fresh = openDatabase(testDb.url, { poolSize: 1 });
+    onTestFinished(() => fresh.close());
+    await sql`create table widened (id integer primary key, a integer)`.execute(fresh.db);
+    await sql`insert into widened (id, a) values (${1}, ${2})`.execute(fresh.db);
+    const read = (db: Kysely<Database> = fresh.db) => db.selectFrom('widened' as never).selectAll().where(sql.ref('id'), '=', 1).execute();
+    for (let i = 0; i < 2; i += 1) expect(await read()).toEqual([{ id: 1, a: 2 }]);
+    const other = openDatabase(testDb.url, { poolSize: 1 });
+    try {
+      await sql`alter table widened add column b integer`.execute(other.db);
+    } finally {
+      await other.close();
+    }
+    expect(await read()).toEqual([{ id: 1, a: 2, b: null }]);
+    // In a transaction PostgreSQL's refusal aborts it, once; the statement works from then on.
+    const readAll = (db: Kysely<Database>) => db.selectFrom('widened' as never).selectAll().where(sql.ref('id'), '>', 0).execute();
+    for (let i = 0; i < 2; i += 1) expect(await readAll(fresh.db)).toEqual([{ id: 1, a: 2, b: null }]);
+    const again = openDatabase(testDb.url, { poolSize: 1 });
+    try {
+      await sql`alter table widened add column c integer`.execute(again.db);
+    } finally {
+      await again.close();
+    }
+    const first = await fresh.db.transaction().execute((trx) => readAll(trx)).then(() => 'ran', () => 'refused');
+    expect(first).toBe(fresh.dialect === 'postgres' ? 'refused' : 'ran');
+    expect(await fresh.db.transaction().execute((trx) => readAll(trx))).toEqual([{ id: 1, a: 2, b: null, c: null }]);
+  });
+});

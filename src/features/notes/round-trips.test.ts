@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Note } from '../../db/schema.js';
+import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
+import { createNote, createTag } from '../../../test/notes-factories.js';
+import { QueryCounter } from '../../../test/query-count.js';
+
+// Each statement is a round trip to the database (over the network on PostgreSQL), one after
+// the other. These tests pin how many a page makes, the session's included, with nothing kept
+// (PAGE_CACHE_MB=0), so that a change adding one fails here.
+
+let t: TestApp;
+let browser: TestBrowser;
+let groupNote: Note;
+let ownNote: Note;
+const counter = new QueryCounter();
+
+beforeAll(async () => {
+  t = await buildTestApp({ PAGE_CACHE_MB: '0' }, counter.observe);
+  const reader = await loggedIn(t);
+  browser = reader.browser;
+  const [f1, f2] = [await createUser(t.db), await createUser(t.db)];
+  const [g1, g2] = [await createGroup(t.db, f1, [reader.user]), await createGroup(t.db, f2, [reader.user])];
+  const [mine, theirs] = [await createTag(t.db, reader.user, { name: 'mine-tag' }), await createTag(t.db, f1, { name: 'their-tag' })];
+  for (let i = 0; i < 12; i += 1) {
+    await createNote(t.db, reader.user, { tags: [mine], group_id: i % 2 === 0 ? g1.id : null });
+    await createNote(t.db, f1, { tags: [theirs], group_id: g1.id });
+    await createNote(t.db, f2, { group_id: g2.id });
+  }
+  ownNote = await createNote(t.db, reader.user, { tags: [mine], group_id: g2.id, title: 'My own tagged note' });
+  groupNote = await createNote(t.db, f1, { tags: [theirs], group_id: g1.id, title: 'Shared with the group' });
+});
+afterAll(() => t.close());
+
+describe('round trips per page', () => {
+  it('a /notes/ page of a member of two groups, tags shown, takes three queries: session, memberships, the page with its details and tags', async () => {
+    await browser.get('/notes/');
+    let body = '';
+    const queries = await counter.during(async () => {
+      const response = await browser.get('/notes/');
+      expect(response.statusCode).toBe(200);
+      body = response.body;
+    });
+    expect(body).toContain('Shared with the group');
+    expect(body).toContain('mine-tag');
+    expect(queries).toBe(3);
+  });
+
+  it('a note page takes two queries: session, the note with its details and tags (own note or a group\'s)', async () => {
+    for (const [note, shown] of [[ownNote, 'mine-tag'], [groupNote, 'Shared with the group']] as const) {
+      let body = '';
+      const queries = await counter.during(async () => {
+        const response = await browser.get(`/notes/${note.id}/`);
+        expect(response.statusCode).toBe(200);
+        body = response.body;
+      });
+      expect(body).toContain(shown);
+      expect(queries).toBe(2);
+    }
+  });
+
+  it('a note the caller may not see is the same 404 in as many queries', async () => {
+    const stranger = await createUser(t.db);
+    const hidden = await createNote(t.db, stranger);
+    const queries = await counter.during(async () => {
+      expect((await browser.get(`/notes/${hidden.id}/`)).statusCode).toBe(404);
+    });
+    expect(queries).toBe(2);
+  });
+});

@@ -1,0 +1,29 @@
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { DatabaseHandle } from '../src/db/database.js';
+
+/**
+ * Counts the statements the app sends through its database handle (prepared ones included: the
+ * count is taken as each result comes back, not as queries are built). Give `observe` to
+ * buildTestApp; read `count` around the requests being measured.
+ */
+export class QueryCounter implements KyselyPlugin {
+  count = 0;
+
+  readonly observe = (database: DatabaseHandle): DatabaseHandle => ({ ...database, db: database.db.withPlugin(this) });
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.count += 1;
+    return result;
+  }
+
+  /** The statements sent while `run` ran. */
+  async during(run: () => Promise<unknown>): Promise<number> {
+    const before = this.count;
+    await run();
+    return this.count - before;
+  }
+}
