@@ -11,41 +11,18 @@ import { ChatService } from './chat-service.js';
 // reached no socket, and the member kept the chat until the next sweep (30 s).
 
 /**
- * Runs `act` right after the app's next membership check (a select of one column from
- * group_members) has read its answer, before the app goes on: the window between the
- * handshake's check and the socket's registration, made deterministic. What `act` changes is
+ * Runs `act` right after the app's next one-column select from `table` has read its answer,
+ * before the app goes on (the query keeps its connection meanwhile). What `act` changes is
  * written to the database directly and published to nobody, like an event that came too early.
  */
-class AfterMembershipCheck implements KyselyPlugin {
-  act: (() => Promise<void>) | null = null;
-  private readonly checks = new WeakSet<object>();
-
-  transformQuery({ node, queryId }: { node: RootOperationNode; queryId: object }): RootOperationNode {
-    if (this.act && SelectQueryNode.is(node) && node.selections?.length === 1 && JSON.stringify(node.from).includes('"group_members"')) this.checks.add(queryId);
-    return node;
-  }
-
-  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    const act = this.act;
-    if (act && this.checks.has(queryId)) {
-      this.act = null;
-      await act();
-    }
-    return result;
-  }
-}
-
-/**
- * Holds the answer of the app's next check of live session keys (the first query of the access
- * re-check after the socket is registered, a select of one column from sessions) until `act`
- * is done: the time a slow database takes before the history is read.
- */
-class DuringAccessRecheck implements KyselyPlugin {
+class AfterOneColumnRead implements KyselyPlugin {
   act: (() => Promise<void>) | null = null;
   private readonly reads = new WeakSet<object>();
 
+  constructor(private readonly table: string) {}
+
   transformQuery({ node, queryId }: { node: RootOperationNode; queryId: object }): RootOperationNode {
-    if (this.act && SelectQueryNode.is(node) && node.selections?.length === 1 && JSON.stringify(node.from).includes('"sessions"')) this.reads.add(queryId);
+    if (this.act && SelectQueryNode.is(node) && node.selections?.length === 1 && JSON.stringify(node.from).includes(`"${this.table}"`)) this.reads.add(queryId);
     return node;
   }
 
@@ -59,8 +36,13 @@ class DuringAccessRecheck implements KyselyPlugin {
   }
 }
 
-const trap = new AfterMembershipCheck();
-const recheckTrap = new DuringAccessRecheck();
+/** The handshake's membership check: the window between it and the socket's registration, made deterministic. */
+const trap = new AfterOneColumnRead('group_members');
+/**
+ * The live-session check that starts the access re-check after the socket is registered: held
+ * until `act` is done, the time a slow database takes before the history is read.
+ */
+const recheckTrap = new AfterOneColumnRead('sessions');
 let t: TestApp;
 /** Connections of their own for the trap's changes: the app's query still holds its connection then. */
 let other: DatabaseHandle;
