@@ -104,9 +104,12 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const attempt = await throttle.reserve(limits);
     if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'Too many wrong passwords.')] } }), 429);
     const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key));
-    // Only a wrong current password counts against the limit, like a wrong password at login.
-    if (changed.ok || !changed.errors.old_password) await throttle.release(attempt);
-    if (!changed.ok) return reply.render(PasswordChangePage({ ctx, errors: changed.errors }), 400);
+    if (!changed.ok) {
+      // Only a wrong current password counts against the limit, like a wrong password at login.
+      if (!changed.errors.old_password) await throttle.release(attempt);
+      return reply.render(PasswordChangePage({ ctx, errors: changed.errors }), 400);
+    }
+    // The right current password forgives the earlier wrong ones, this reservation included.
     await throttle.forgive(limits[0]!.scope);
     request.flash('Your password was changed.');
     return reply.redirect('/accounts/password_change/done/', 302);
