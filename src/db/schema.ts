@@ -15,6 +15,11 @@ export interface UsersTable {
   is_active: Generated<number>;
   date_joined: number;
   last_login: number | null;
+  /**
+   * Moves (by triggers, migration 0007) whenever something the notes pages show this user changes:
+   * kept pages are served only while it has not moved.
+   */
+  view_version: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -47,6 +52,11 @@ export interface GroupsTable {
   name_key: string;
   owner_id: number;
   created_at: number;
+  /**
+   * Moves (by triggers, migration 0007) whenever something the notes pages show this group's members changes:
+   * kept pages are served only while it has not moved.
+   */
+  view_version: Generated<number>;
 }
 
 export interface GroupMembersTable {

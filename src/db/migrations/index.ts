@@ -5,6 +5,7 @@ import * as notes from './0003_notes.js';
 import * as lists from './0004_lists.js';
 import * as chat from './0005_chat.js';
 import * as nameKeys from './0006_name_keys.js';
+import * as viewVersions from './0007_view_versions.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_lists': lists,
   '0005_chat': chat,
   '0006_name_keys': nameKeys,
+  '0007_view_versions': viewVersions,
 };
