@@ -15,7 +15,6 @@ import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
 import { authenticationLayer } from './platform/chain/authentication.js';
-import { changeTokenDecorator } from './platform/change-token.js';
 import { commonLayer } from './platform/chain/common.js';
 import { csrfLayer } from './platform/chain/csrf.js';
 import { drainOnClose } from './platform/process/drain.js';
@@ -91,9 +90,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(requestLog);
   await app.register(drainOnClose);
-  // Reads kept while the database is unchanged (sessions, pages): SQLite only, PAGE_CACHE_MB > 0.
-  const changeToken = config.pageCacheBytes > 0 ? database.changeToken : null;
-  await app.register(changeTokenDecorator, { read: changeToken });
+  // Pages kept while the caller's view token is unchanged (PAGE_CACHE_MB > 0, both databases).
   await app.register(renderDecorator, { budgetBytes: config.pageCacheBytes });
   installErrorHandler(app, config);
 

@@ -21,12 +21,6 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
-  /**
-   * A value that is the same on two reads only if nothing in the database changed in between,
-   * whoever changed it (this process, another worker, another instance, a CLI command); null
-   * where the database cannot tell cheaply (PostgreSQL).
-   */
-  changeToken: (() => string) | null;
   close(): Promise<void>;
 }
 
@@ -92,20 +86,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/**
- * SQLite counts changes for us: `PRAGMA data_version` moves when another connection (another
- * worker, instance or CLI command) commits, and total_changes() counts every row this connection
- * inserted, updated or deleted, foreign-key actions and trigger writes included. Both are SQLite's
- * public interface: reading its wal-index header (the `-shm` file) instead was cheaper, but froze
- * when that file was not the one SQLite used (a symlinked path with a stale `-shm` beside it), and
- * kept pages were then served to people who had lost access.
- */
-function changeToken(sqlite: SQLite.Database): () => string {
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  const totalChanges = sqlite.prepare('select total_changes()').pluck();
-  return () => `${String(dataVersion.get())}.${String(totalChanges.get())}`;
-}
-
 function openSqlite(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -115,13 +95,13 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   cacheStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
-  return { db, dialect: 'sqlite', changeToken: changeToken(sqlite), close: () => db.destroy() };
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-  return { db, dialect: 'postgres', changeToken: null, close: () => db.destroy() };
+  return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
 /** Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type. */

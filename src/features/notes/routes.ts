@@ -49,8 +49,8 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     const notebookId = notebookParam === undefined || notebookParam === '' ? undefined : idOr404(notebookParam);
     const tagParam = first(params.tag);
     const tagId = tagParam === undefined || tagParam === '' ? undefined : idOr404(tagParam);
-    // The page is kept while the database is unchanged (renderCached): everything it is read
-    // from, the filters' notebook and tag included, is read inside build.
+    // The page is kept while the caller's view token is unchanged (renderCached): everything it
+    // is read from, the filters' notebook and tag included, is read inside build.
     return reply.renderCached(JSON.stringify([q, archived, notebookId, tagId, page]), async (ctx) => {
       const query: ListQuery = { q, archived };
       // Filters name the caller's own notebook or tag; any other id is the same 404 as a missing one.
@@ -90,9 +90,13 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   });
 
   app.get<PkParams>('/notes/:pk/', async (request, reply) => {
-    const note = await service.notes.findVisibleNote(request.user!.id, pathId(request));
-    if (!note) throw new NotFound();
-    return reply.render(NoteDetailPage({ ctx: viewContext(request), note }));
+    const noteId = pathId(request);
+    // Kept like the list (renderCached): the note, its tags, notebook, group and author move the view token.
+    return reply.renderCached('', async (ctx) => {
+      const note = await service.notes.findVisibleNote(request.user!.id, noteId);
+      if (!note) throw new NotFound();
+      return NoteDetailPage({ ctx, note });
+    });
   });
 
   app.get<PkParams>('/notes/:pk/edit/', async (request, reply) => {

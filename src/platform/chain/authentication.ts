@@ -88,17 +88,9 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
     if (request.user || request.is404 || request.routeOptions.config.public) return done();
     reply.redirect(loginUrl(request.url), 302);
   };
-  // The caller a session stands for, worked out once per session object: a kept session is one
-  // frozen object answering every request while the database is unchanged (SessionStore.load).
-  const callers = new WeakMap<LoadedSession, AuthUser | null>();
   const callerOf = (session: LoadedSession): AuthUser | null => {
-    let caller = callers.get(session);
-    if (caller === undefined) {
-      const { id, username, email, is_active, password } = session.user;
-      caller = is_active === 1 && authHashMatches(session.authHash, authHashes.of(password)) ? Object.freeze({ id, username, email }) : null;
-      callers.set(session, caller);
-    }
-    return caller;
+    const { id, username, email, is_active, password } = session.user;
+    return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password)) ? Object.freeze({ id, username, email }) : null;
   };
   app.addHook('preValidation', (request, reply, done) => {
     const session = request.session;

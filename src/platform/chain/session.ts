@@ -7,14 +7,13 @@ import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
+import { jsonRowsFrom } from '../../db/json-rows.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_PATTERN = /^[a-z0-9]{32}$/;
 /** last_seen is refreshed at most this often, so a busy session is not one write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
-/** Sessions kept in memory per process while the database is unchanged (see load). */
-const KEPT_SESSIONS = 10_000;
 
 export interface SessionUser {
   id: number;
@@ -29,6 +28,12 @@ export interface LoadedSession {
   authHash: string;
   expireDate: number;
   user: SessionUser;
+  /**
+   * The user's view version and their groups' (db/migrations/0007_view_versions.ts), read with
+   * the session, before anything else the request reads: it changes whenever something the notes
+   * pages show this user changes, so a page kept under it is as new as the database.
+   */
+  viewToken: string;
 }
 
 interface SessionData {
@@ -67,16 +72,8 @@ function sessionData(userId: number, authHash: string): string {
 /** Hears the keys of sessions that ended (logout, password change...), so live sockets can close. */
 export type SessionsEndedListener = (sessionKeys: string[]) => void;
 
-interface KeptSession {
-  token: string;
-  session: LoadedSession;
-  lastSeen: number;
-}
-
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
-  private readonly keptByKey = new Map<string, KeptSession>();
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
@@ -88,12 +85,12 @@ export class SessionStore {
     return new SessionStore(db, this.lifetimeSeconds, this.onEnded);
   }
 
-  /** The session and its user in one query, built once: it runs before every page. */
+  /** The session, its user and their view token in one query, built once: it runs before every page. */
   private readonly loadQuery = new PreparedQuery((db, params: Params<{ key: string; now: number }>) =>
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
+      .select((eb) => [
         'sessions.session_key',
         'sessions.session_data',
         'sessions.expire_date',
@@ -103,60 +100,41 @@ export class SessionStore {
         'users.email',
         'users.password',
         'users.is_active',
+        'users.view_version',
+        jsonRowsFrom(
+          db,
+          eb
+            .selectFrom('group_members')
+            .innerJoin('groups', 'groups.id', 'group_members.group_id')
+            .select(['groups.id', 'groups.view_version'])
+            .whereRef('group_members.user_id', '=', 'users.id')
+            .orderBy('groups.id'),
+        ).as('group_versions'),
       ])
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
   );
 
-  /**
-   * The live session named `key`, with its user. With `changeToken` (the database's change token,
-   * read before this call: request.changeToken()), a session read under the same token is
-   * answered from memory: the token moves with every write anywhere (a logout, a password change,
-   * a deactivated user, another worker's or process's commit), so a kept session is never older
-   * than the database. Its expiry and last_seen are still checked against `now`.
-   */
-  async load(key: string, now = Date.now(), changeToken: string | null = null): Promise<LoadedSession | null> {
-    return this.kept(key, now, changeToken) ?? this.read(key, now, changeToken);
-  }
-
-  /** The session named `key` as kept under `changeToken`, if it is still good: see load. */
-  kept(key: string, now: number, changeToken: string | null): LoadedSession | undefined {
-    if (changeToken === null) return undefined;
-    const kept = this.keptByKey.get(key);
-    if (kept && kept.token === changeToken && kept.session.expireDate > now && now - kept.lastSeen <= TOUCH_INTERVAL_MS) return kept.session;
-    return undefined;
-  }
-
-  /** The session named `key` from the database, kept under `changeToken` for the next request: see load. */
-  async read(key: string, now: number, changeToken: string | null): Promise<LoadedSession | null> {
+  /** The live session named `key`, with its user, read from the database (no process keeps sessions). */
+  async load(key: string, now = Date.now()): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
     const row = await this.loadQuery.executeTakeFirst(this.db, { key, now });
-    if (!row) {
-      this.keptByKey.delete(key);
-      return null;
-    }
-    let lastSeen = row.last_seen;
-    if (now - lastSeen > TOUCH_INTERVAL_MS) {
+    if (!row) return null;
+    if (now - row.last_seen > TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
-      lastSeen = now;
     }
     const data = JSON.parse(row.session_data) as SessionData;
     const { id, username, email, password, is_active } = row;
-    // Frozen: one kept object answers many requests.
-    const session: LoadedSession = Object.freeze({
+    // PostgreSQL hands back the versions parsed, SQLite as the text of the same array.
+    const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(row.group_versions);
+    // Frozen: the authentication layer remembers what it worked out per session object.
+    return Object.freeze({
       key: row.session_key,
       authHash: data._auth_user_hash,
       expireDate: row.expire_date,
       user: Object.freeze({ id, username, email, password, is_active }),
+      viewToken: `${row.view_version}:${groupVersions}`,
     });
-    if (changeToken !== null) this.keep(key, { token: changeToken, session, lastSeen });
-    return session;
-  }
-
-  private keep(key: string, entry: KeptSession): void {
-    this.keptByKey.delete(key);
-    if (this.keptByKey.size >= KEPT_SESSIONS) this.keptByKey.delete(this.keptByKey.keys().next().value!);
-    this.keptByKey.set(key, entry);
   }
 
   async create(userId: number, authHash: string, userAgent: string, now = Date.now()): Promise<{ key: string; expireDate: number }> {
@@ -259,23 +237,9 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 /** Layer 2: reads `sessionid` and loads the session (and its user, in the same query). */
 export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) => {
   app.decorateRequest('session', null);
-  // A callback hook, not an async one: most requests are answered by a kept session, and they
-  // need no promise (nor the microtask Fastify would wait for).
-  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
-    if (request.routeOptions.config.sessionless) return done();
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.sessionless) return;
     const key = request.cookies[SESSION_COOKIE];
-    if (!key) return done();
-    const now = Date.now();
-    // The change token is read here, before any query of the request (see change-token.ts).
-    const changeToken = request.changeToken();
-    const kept = store.kept(key, now, changeToken);
-    if (kept) {
-      request.session = kept;
-      return done();
-    }
-    store.read(key, now, changeToken).then((session) => {
-      request.session = session;
-      done();
-    }, done);
+    if (key) request.session = await store.load(key);
   });
 }, { name: 'session-layer' });

@@ -9,7 +9,7 @@ function cacheAt() {
 }
 
 describe('PageCache', () => {
-  it('serves a kept page again while the change token is the same, with the CSRF token spliced in', () => {
+  it('serves a kept page again while its token is the same, with the CSRF token spliced in', () => {
     const cache = cacheAt();
     const html = `<form><input value="${cache.placeholder}"></form><form><input value="${cache.placeholder}"></form>`;
     const first = cache.put('key', '1', html, () => TOKEN_A);

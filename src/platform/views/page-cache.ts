@@ -25,11 +25,12 @@ const MAX_SPARES = 4;
 const nothingToDo = () => undefined;
 
 /**
- * Rendered pages kept in this process. A page is served again only while the database is as it
- * was when the page's data was read: the database's change token, read *before* the page's
- * queries, must be the same. A change anywhere (any user, any worker, any instance on the same
- * file) therefore drops every kept page at its next use; the cache can be coarse but never
- * stale, and so it needs no invalidation code in the features.
+ * Rendered pages kept in this process. A page is served again only while its token is what it
+ * was when the page's data was read: the caller's view token, read with the session *before* the
+ * page's queries, which database triggers move whenever something the page shows changes, in the
+ * transaction of the change, whoever makes it (any worker, instance, the CLI). A change by one
+ * user therefore drops the pages of that user and of their groups' members at their next use, and
+ * no others; a kept page is never older than the database, and no feature has invalidation code.
  *
  * What a page shows besides the database is either in the key (the user, the path, the query)
  * or spliced into each copy (the CSRF token, masked anew per response as Django does). Pages
@@ -49,8 +50,8 @@ export class PageCache {
   ) {}
 
   /**
-   * The kept page for `key` if it was read under `token` (the change token read before the
-   * page's queries: request.changeToken()), as bytes carrying `csrfToken()`.
+   * The kept page for `key` if it was read under `token` (the caller's view token, read before
+   * the page's queries), as bytes carrying `csrfToken()`.
    */
   get(key: string, token: string, csrfToken: () => string): PageCopy | undefined {
     const page = this.pages.get(key);

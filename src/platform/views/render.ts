@@ -21,10 +21,11 @@ declare module 'fastify' {
     /** Sends a page: JSX rendered to HTML, every interpolated value escaped. */
     render(page: VNode, status?: number): FastifyReply;
     /**
-     * Sends the page `build` makes, or the same page kept from an earlier request while the
-     * database has not changed since (see PageCache). `key` names everything the page depends on
-     * besides the database, the user and the path: the parsed query, for instance. For GET pages
-     * that only read.
+     * Sends the page `build` makes, or the same page kept from an earlier request while nothing
+     * it shows has changed since: the caller's view token (LoadedSession.viewToken) is what it
+     * was. Only for GET pages that read nothing but what moves the view token (the notes pages:
+     * see db/migrations/0007_view_versions.ts). `key` names everything else the page depends on:
+     * the parsed query, for instance.
      */
     renderCached(key: string, build: (ctx: ViewContext) => Promise<VNode>): Promise<FastifyReply>;
   }
@@ -66,11 +67,12 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
   app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>) {
     const request = this.request;
     const messages = request.takeMessages();
-    const token = request.changeToken();
-    if (!cache || token === null || messages.length > 0) {
+    const user = request.user;
+    // Pages for nobody in particular (the login form) show nothing from the database.
+    const token = user ? request.session?.viewToken : '';
+    if (!cache || token === undefined || messages.length > 0) {
       return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }))));
     }
-    const user = request.user;
     const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${pathOf(request.url)}\0${key}`;
     const csrfToken = () => request.csrfToken();
     const kept = cache.get(fullKey, token, csrfToken);

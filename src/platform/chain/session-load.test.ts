@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
-import { type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { SessionStore, sessionAuthHash } from './session.js';
 
-// Sessions may be answered from memory while the database's change token is unchanged
-// (SessionStore.load). The store takes the token from its caller, so the first part gives it
-// tokens directly; the second goes through the app, where on SQLite the token is the database's.
+// No process keeps sessions: each request reads its session (and the caller's view token) from
+// the database, so a change made anywhere counts at the next request.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,40 +23,27 @@ async function storeWithSession(lifetimeSeconds = HOUR, now = Date.now()) {
 
 const deleteRow = (key: string) => t.db.deleteFrom('sessions').where('session_key', '=', key).execute();
 
-describe('SessionStore.load with a change token', () => {
-  it('answers from memory under the same token, and from the database once the token moved', async () => {
+describe('SessionStore.load', () => {
+  it('reads the session from the database every time: a deleted row is gone at the next load', async () => {
     const now = Date.now();
     const { store, key, user } = await storeWithSession(HOUR, now);
-    const first = await store.load(key, now, 'token-1');
-    expect(first?.user.id).toBe(user.id);
+    expect((await store.load(key, now))?.user.id).toBe(user.id);
     await deleteRow(key);
-    // Under the same token the row is not read again (a real token would have moved with the delete).
-    expect(await store.load(key, now, 'token-1')).toBe(first);
-    expect(await store.load(key, now, 'token-2')).toBeNull();
-    expect(await store.load(key, now, 'token-1')).toBeNull();
+    expect(await store.load(key, now)).toBeNull();
   });
 
-  it('keeps nothing without a token', async () => {
-    const now = Date.now();
-    const { store, key } = await storeWithSession(HOUR, now);
-    expect(await store.load(key, now, null)).not.toBeNull();
-    await deleteRow(key);
-    expect(await store.load(key, now, null)).toBeNull();
-  });
-
-  it('still ends a kept session at its expiry', async () => {
+  it('ends a session at its expiry', async () => {
     const now = Date.now();
     const { store, key, expireDate } = await storeWithSession(60, now);
-    expect(await store.load(key, now, 'token-1')).not.toBeNull();
-    expect(await store.load(key, expireDate - 1, 'token-1')).not.toBeNull();
-    expect(await store.load(key, expireDate, 'token-1')).toBeNull();
+    expect(await store.load(key, expireDate - 1)).not.toBeNull();
+    expect(await store.load(key, expireDate)).toBeNull();
   });
 
-  it('still refreshes last_seen once a minute', async () => {
+  it('refreshes last_seen once a minute', async () => {
     const now = Date.now();
     const { store, key } = await storeWithSession(HOUR, now);
-    await store.load(key, now, 'token-1');
-    await store.load(key, now + 61_000, 'token-1');
+    await store.load(key, now);
+    await store.load(key, now + 61_000);
     const row = await t.db.selectFrom('sessions').select('last_seen').where('session_key', '=', key).executeTakeFirstOrThrow();
     expect(row.last_seen).toBe(now + 61_000);
   });
@@ -65,9 +51,21 @@ describe('SessionStore.load with a change token', () => {
   it('hands out a session no request can change for the next', async () => {
     const now = Date.now();
     const { store, key } = await storeWithSession(HOUR, now);
-    const session = await store.load(key, now, 'token-1');
+    const session = await store.load(key, now);
     expect(Object.isFrozen(session)).toBe(true);
     expect(Object.isFrozen(session?.user)).toBe(true);
+  });
+
+  it('carries a view token that moves with the user’s groups', async () => {
+    const now = Date.now();
+    const { store, key, user } = await storeWithSession(HOUR, now);
+    const alone = (await store.load(key, now))!.viewToken;
+    expect((await store.load(key, now))!.viewToken).toBe(alone);
+    const group = await createGroup(t.db, user, []);
+    const joined = (await store.load(key, now))!.viewToken;
+    expect(joined).not.toBe(alone);
+    await t.db.updateTable('groups').set({ view_version: 41 }).where('id', '=', group.id).execute();
+    expect((await store.load(key, now))!.viewToken).not.toBe(joined);
   });
 });
 
@@ -85,7 +83,7 @@ describe('through the app, a session changed by another connection counts at the
   async function signedIn() {
     const { user, browser } = await loggedIn(t);
     const key = browser.cookies.get('sessionid')!;
-    // Twice: the second answer may come from a kept session.
+    // Twice: the second answer is the page as kept.
     expect((await browser.get('/accounts/password_change/')).statusCode).toBe(200);
     expect((await browser.get('/accounts/password_change/')).statusCode).toBe(200);
     return { user, browser, key };
