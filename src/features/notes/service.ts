@@ -51,8 +51,8 @@ export class NotesService {
     return { ok: true, id };
   }
 
+  /** The caller's note changed; a note they do not own is a 404 (updateOwned is scoped to them). */
   async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
-    await this.ownedOr404(userId, id);
     const errors = await this.linkErrors(userId, form);
     if (errors) return { ok: false, errors };
     const updated = await this.db
