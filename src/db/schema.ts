@@ -101,6 +101,8 @@ export interface NotesTable {
   is_archived: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** Moves (by triggers, migration 0007) whenever something the note's page shows changes. */
+  view_version: Generated<number>;
 }
 
 export interface NoteTagsTable {

@@ -131,6 +131,27 @@ describe('view versions (migration 0007)', () => {
     expect(await moved(() => db.updateTable('users').set({ password: 'y' }).where('id', '=', ann).execute())).toEqual([]);
   });
 
+  it('move a note’s own number with the note, its tags and their names, and not with the group’s other notes', async () => {
+    const { ann, bob, family } = await world();
+    const { id: notebook } = await db.insertInto('notebooks').values({ owner_id: ann, title: 'n', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow();
+    const { id: tag } = await db.insertInto('tags').values({ owner_id: ann, name: 'x', name_key: 'x', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
+    const mine = await addNote(ann, { group_id: family, notebook_id: notebook });
+    const theirs = await addNote(bob, { group_id: family });
+    const version = async (id: number) => Number((await db.selectFrom('notes').select('view_version').where('id', '=', id).executeTakeFirstOrThrow()).view_version);
+    /** How far each note's number moved while `change` ran. */
+    const steps = async (change: () => Promise<unknown>) => {
+      const [a, b] = [await version(mine), await version(theirs)];
+      await change();
+      return [(await version(mine)) - a, (await version(theirs)) - b];
+    };
+    expect(await steps(() => db.updateTable('notes').set({ title: 'new' }).where('id', '=', mine).execute())).toEqual([1, 0]);
+    expect(await steps(() => db.updateTable('notes').set({ is_pinned: 1 }).where('id', '=', theirs).execute())).toEqual([0, 1]);
+    expect(await steps(() => db.insertInto('note_tags').values({ note_id: mine, tag_id: tag }).execute())).toEqual([1, 0]);
+    expect(await steps(() => db.updateTable('tags').set({ color: '#000000' }).where('id', '=', tag).execute())).toEqual([1, 0]);
+    expect(await steps(() => db.updateTable('notebooks').set({ title: 'm' }).where('id', '=', notebook).execute())).toEqual([1, 0]);
+    expect(await steps(() => db.deleteFrom('note_tags').where('note_id', '=', mine).execute())).toEqual([1, 0]);
+  });
+
   it('goes down and up again', async () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const down = await migrator.migrateTo('0006_name_keys');

@@ -66,6 +66,9 @@ describe('the notes list is never older than the database', () => {
       // A group renamed elsewhere shows too; so does a tag renamed, to its owner (tags are theirs alone).
       await other.db.updateTable('groups').set({ name: 'renamed-group' }).where('id', '=', group.id).execute();
       expect((await browser.get('/notes/')).body).toContain('renamed-group');
+      expect((await browser.get(`/notes/${note.id}/`)).body).toContain('renamed-group');
+      await other.db.updateTable('users').set({ username: 'renamed-writer' }).where('id', '=', writer.id).execute();
+      expect((await browser.get(`/notes/${note.id}/`)).body).toContain('Written by renamed-writer');
       const tag = await createTag(other.db, writer, { name: 'old-tag' });
       await other.db.insertInto('note_tags').values({ note_id: note.id, tag_id: tag.id }).execute();
       expect((await writerBrowser.get(`/notes/${note.id}/`)).body).toContain('old-tag');
@@ -135,25 +138,28 @@ describe('what a kept page carries besides the database', () => {
 });
 
 describe('what is kept, and what it saves', () => {
-  /** Queries of a second identical request for `url`, with the page cache on or off. */
-  async function secondRequestQueries(env: Record<string, string>, url: (noteId: number) => string): Promise<number> {
+  /** Queries of the first and the second of two identical requests for `url`. */
+  async function queriesOfTwoRequests(env: Record<string, string>, url: (noteId: number) => string): Promise<number[]> {
     const counter = new QueryCounter();
     const counted = await buildTestApp(env, counter.observe);
     try {
       const { user, browser } = await loggedIn(counted);
       const note = await createNote(counted.db, user, { title: 'one' });
-      expect((await browser.get(url(note.id))).statusCode).toBe(200);
-      return await counter.during(async () => expect((await browser.get(url(note.id))).statusCode).toBe(200));
+      const get = async () => expect((await browser.get(url(note.id))).statusCode).toBe(200);
+      return [await counter.during(get), await counter.during(get)];
     } finally {
       await counted.close();
     }
   }
 
-  it('answers a kept list or note page with the session’s query alone, and renders it anew with the cache off', async () => {
-    for (const url of [() => '/notes/', (id: number) => `/notes/${id}/`]) {
-      expect(await secondRequestQueries({}, url)).toBe(1);
-      expect(await secondRequestQueries({ PAGE_CACHE_MB: '0' }, url)).toBeGreaterThan(1);
-    }
+  it('answers a kept list with the session’s query alone, and renders it anew with the cache off', async () => {
+    expect(await queriesOfTwoRequests({}, () => '/notes/')).toEqual([3, 1]);
+    expect(await queriesOfTwoRequests({ PAGE_CACHE_MB: '0' }, () => '/notes/')).toEqual([3, 3]);
+  });
+
+  it('answers a kept note page with the session’s query and the note’s token, without reading the note again', async () => {
+    expect(await queriesOfTwoRequests({}, (id) => `/notes/${id}/`)).toEqual([3, 2]);
+    expect(await queriesOfTwoRequests({ PAGE_CACHE_MB: '0' }, (id) => `/notes/${id}/`)).toEqual([2, 2]);
   });
 
   it('keeps the pages of a user whose groups nobody wrote to while another user writes', async () => {
@@ -166,6 +172,25 @@ describe('what is kept, and what it saves', () => {
       expect(await titles(browser)).toEqual(['mine']);
       await createNote(counted.db, stranger, { title: 'theirs' });
       expect(await counter.during(async () => expect(await titles(browser)).toEqual(['mine']))).toBe(1);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('keeps a note’s page while another note of its group changes, and drops the group’s list', async () => {
+    const counter = new QueryCounter();
+    const counted = await buildTestApp({}, counter.observe);
+    try {
+      const { user: writer } = await loggedIn(counted);
+      const { user: reader, browser } = await loggedIn(counted);
+      const group = await createGroup(counted.db, writer, [reader]);
+      const read = await createNote(counted.db, writer, { title: 'read', group_id: group.id, updated_at: 1_000 });
+      const edited = await createNote(counted.db, writer, { title: 'edited', group_id: group.id, updated_at: 2_000 });
+      expect(await titles(browser)).toEqual(['edited', 'read']);
+      expect((await browser.get(`/notes/${read.id}/`)).body).toContain('read');
+      await counted.db.updateTable('notes').set({ title: 'changed', updated_at: 3_000 }).where('id', '=', edited.id).execute();
+      expect(await counter.during(async () => expect((await browser.get(`/notes/${read.id}/`)).statusCode).toBe(200))).toBe(2);
+      expect(await counter.during(async () => expect(await titles(browser)).toEqual(['changed', 'read']))).toBe(3);
     } finally {
       await counted.close();
     }

@@ -68,6 +68,23 @@ export class NotesRepository {
     return found ? NoteDetailsReader.noteRow(found) : undefined;
   }
 
+  /**
+   * What a kept page of the note is valid under, if the user may see the note: its view version
+   * (which moves with the note, its tags and their names: migration 0007), its author's name and
+   * its group's name. Cheaper than the page's own query, with nothing to render.
+   */
+  async visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
+    const found = await this.db
+      .selectFrom('notes')
+      .innerJoin('users', 'users.id', 'notes.owner_id')
+      .leftJoin('groups', 'groups.id', 'notes.group_id')
+      .select(['notes.view_version', 'users.username', 'groups.name'])
+      .where(this.visibleTo(userId))
+      .where('notes.id', '=', id)
+      .executeTakeFirst();
+    return found && JSON.stringify([found.view_version, found.username, found.name]);
+  }
+
   findOwnedNote(userId: number, id: number): Promise<Note | undefined> {
     return this.ownedNotes(userId).selectAll('notes').where('notes.id', '=', id).executeTakeFirst();
   }

@@ -91,12 +91,16 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
 
   app.get<PkParams>('/notes/:pk/', async (request, reply) => {
     const noteId = pathId(request);
-    // Kept like the list (renderCached): the note, its tags, notebook, group and author move the view token.
-    return reply.renderCached('', async (ctx) => {
-      const note = await service.notes.findVisibleNote(request.user!.id, noteId);
-      if (!note) throw new NotFound();
-      return NoteDetailPage({ ctx, note });
-    });
+    // Kept under the note's own token: changes to the group's other notes leave the page kept.
+    return reply.renderCached(
+      '',
+      async (ctx) => {
+        const note = await service.notes.findVisibleNote(request.user!.id, noteId);
+        if (!note) throw new NotFound();
+        return NoteDetailPage({ ctx, note });
+      },
+      { token: () => service.notes.visibleNoteToken(request.user!.id, noteId) },
+    );
   });
 
   app.get<PkParams>('/notes/:pk/edit/', async (request, reply) => {

@@ -16,6 +16,16 @@ export interface ViewContext {
   takeMessages(): readonly FlashMessage[];
 }
 
+export interface CachedPageOptions {
+  /**
+   * For a page that shows one object: reads the object's own token (and so checks the caller may
+   * see it) in place of the caller's view token, so that the page outlives changes to everything
+   * else. Called before `build`, and only while pages are kept; undefined means the object is not
+   * there for the caller, and the page is then built (to answer the same way as uncached).
+   */
+  token?: () => Promise<string | undefined>;
+}
+
 declare module 'fastify' {
   interface FastifyReply {
     /** Sends a page: JSX rendered to HTML, every interpolated value escaped. */
@@ -27,7 +37,7 @@ declare module 'fastify' {
      * see db/migrations/0007_view_versions.ts). `key` names everything else the page depends on:
      * the parsed query, for instance.
      */
-    renderCached(key: string, build: (ctx: ViewContext) => Promise<VNode>): Promise<FastifyReply>;
+    renderCached(key: string, build: (ctx: ViewContext) => Promise<VNode>, options?: CachedPageOptions): Promise<FastifyReply>;
   }
 }
 
@@ -64,12 +74,13 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
     return sendPage(this, Buffer.from(renderPage(page)), status);
   });
-  app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>) {
+  app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>, options: CachedPageOptions = {}) {
     const request = this.request;
     const messages = request.takeMessages();
     const user = request.user;
     // Pages for nobody in particular (the login form) show nothing from the database.
-    const token = user ? request.session?.viewToken : '';
+    let token = user ? request.session?.viewToken : '';
+    if (cache && token !== undefined && messages.length === 0 && options.token) token = await options.token();
     if (!cache || token === undefined || messages.length > 0) {
       return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }))));
     }
