@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 
 export interface GroupSummary {
   id: number;
@@ -15,6 +16,12 @@ export interface GroupMember {
   id: number;
   username: string;
   joined_at: number;
+}
+
+/** A group with what its page shows. */
+export interface GroupPageRows {
+  group: GroupSummary;
+  members: GroupMember[];
 }
 
 /** Groups and memberships: the one place other features learn which groups a user is in. */
@@ -73,6 +80,28 @@ export class GroupsRepository {
     return row && { ...row, member_count: Number(row.member_count) };
   }
 
+  /** A group the user belongs to with its members by username (a JSON array): one query for the page. */
+  async findMemberGroupPage(userId: number, groupId: number): Promise<GroupPageRows | undefined> {
+    const row = await this.summaries()
+      .select((eb) =>
+        jsonRowsFrom(
+          this.db,
+          eb
+            .selectFrom('group_members')
+            .innerJoin('users', 'users.id', 'group_members.user_id')
+            .select(['users.id', 'users.username', 'group_members.joined_at'])
+            .whereRef('group_members.group_id', '=', 'groups.id')
+            .orderBy('users.username'),
+        ).as('members'),
+      )
+      .where('groups.id', '=', groupId)
+      .where('groups.id', 'in', this.memberGroupIds(userId))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { members, ...group } = row;
+    return { group: { ...group, member_count: Number(group.member_count) }, members: parseJsonRows<GroupMember>(members) };
+  }
+
   /** Which of these (group, user) pairs are memberships, as `group:user` strings. */
   async existingMemberships(groupIds: number[], userIds: number[]): Promise<Set<string>> {
     if (groupIds.length === 0 || userIds.length === 0) return new Set();
@@ -109,16 +138,6 @@ export class GroupsRepository {
 
   findById(groupId: number): Promise<Group | undefined> {
     return this.db.selectFrom('groups').selectAll().where('id', '=', groupId).executeTakeFirst();
-  }
-
-  listMembers(groupId: number): Promise<GroupMember[]> {
-    return this.db
-      .selectFrom('group_members')
-      .innerJoin('users', 'users.id', 'group_members.user_id')
-      .select(['users.id', 'users.username', 'group_members.joined_at'])
-      .where('group_members.group_id', '=', groupId)
-      .orderBy('users.username')
-      .execute();
   }
 
   /** The only writer of group names, so that every row's key is worked out the same way. */

@@ -41,16 +41,16 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   });
 
   app.get('/groups/:pk/', async (request, reply) => {
-    const group = await memberGroup(request);
-    return reply.render(GroupPage({ ctx: viewContext(request), group, members: await groups.listMembers(group.id) }));
+    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request));
+    if (!page) throw new NotFound();
+    return reply.render(GroupPage({ ctx: viewContext(request), ...page }));
   });
 
   app.post('/groups/:pk/members/', async (request, reply) => {
     const group = await ownedGroup(request);
     const showErrors = async (errors: Record<string, string[]>, values = {}) => {
-      const summary = (await groups.findMemberGroup(request.user!.id, group.id))!;
-      const members = await groups.listMembers(group.id);
-      return reply.render(GroupPage({ ctx: viewContext(request), group: summary, members, values, errors }), 400);
+      const page = (await groups.findMemberGroupPage(request.user!.id, group.id))!;
+      return reply.render(GroupPage({ ctx: viewContext(request), ...page, values, errors }), 400);
     };
     const action = parseForm(memberActionForm, request.body);
     if (!action.ok) return showErrors({ __all__: action.errors.action ?? ['Choose to add or remove a member.'] });

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { jsonRowsFrom } from '../../db/json-rows.js';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
@@ -7,6 +8,9 @@ import { UsersRepository } from '../accounts/repository.js';
 
 /** The share tables of both kinds of list; they have the same shape (list_id, user_id). */
 export type ShareTable = 'todo_list_shares' | 'shopping_list_shares';
+
+/** The list table each share table belongs to. */
+const LISTS_OF = { todo_list_shares: 'todo_lists', shopping_list_shares: 'shopping_lists' } as const;
 
 export interface SharedUser {
   id: number;
@@ -40,14 +44,24 @@ export class SharesRepository {
     return this.db.selectFrom(this.table).select(`${this.table}.list_id`).where(`${this.table}.user_id`, '=', userId);
   }
 
-  sharedUsers(listId: number): Promise<SharedUser[]> {
-    return this.db
-      .selectFrom(this.table)
-      .innerJoin('users', 'users.id', `${this.table}.user_id`)
-      .select(['users.id', 'users.username'])
-      .where(`${this.table}.list_id`, '=', listId)
-      .orderBy('users.username')
-      .execute();
+  /**
+   * Who the list of the enclosing query (a row of its list table) is shared with, by username, as one
+   * JSON array column (read it with parseJsonRows<SharedUser>): the list page reads the list and
+   * its sharing in one query. Filled for the list's owner only (an empty array for anyone else),
+   * since only the owner is shown who else reads it.
+   */
+  sharedUsersForOwner(userId: number): RawBuilder<unknown> {
+    const lists = LISTS_OF[this.table];
+    return jsonRowsFrom(
+      this.db,
+      this.db
+        .selectFrom(this.table)
+        .innerJoin('users', 'users.id', `${this.table}.user_id`)
+        .select(['users.id', 'users.username'])
+        .where(`${this.table}.list_id`, '=', sql.ref<number>(`${lists}.id`))
+        .where(sql.ref<number>(`${lists}.owner_id`), '=', userId)
+        .orderBy('users.username'),
+    );
   }
 
   async add(listId: number, userId: number): Promise<void> {

@@ -1,10 +1,19 @@
 import { type Kysely, sql } from 'kysely';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
-import { SharesRepository } from '../lists-sharing/sharing.js';
+import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
 export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_name: string | null };
+
+/** A list with what its page shows. */
+export interface ShoppingListPageRows {
+  list: ShoppingListWithNames;
+  items: ShoppingItem[];
+  /** Who the list is shared with; empty unless the caller owns it. */
+  sharedWith: SharedUser[];
+}
 
 export class ShoppingRepository {
   readonly shares: SharesRepository;
@@ -42,8 +51,38 @@ export class ShoppingRepository {
       .select(['users.username as owner_name', 'groups.name as group_name']);
   }
 
-  findVisibleList(userId: number, listId: number): Promise<ShoppingListWithNames | undefined> {
-    return this.visibleWithNames(userId).where('shopping_lists.id', '=', listId).executeTakeFirst();
+  /**
+   * A list the user may read with its items, those still to buy first, each part in the order
+   * they were added (a JSON array), and, for its owner, who it is shared with: one query for the page.
+   */
+  async findVisiblePage(userId: number, listId: number): Promise<ShoppingListPageRows | undefined> {
+    const row = await this.visibleWithNames(userId)
+      .select((eb) => [
+        jsonRowsFrom(
+          this.db,
+          eb
+            .selectFrom('shopping_items')
+            .select([
+              'shopping_items.id',
+              'shopping_items.list_id',
+              'shopping_items.name',
+              'shopping_items.quantity_milli',
+              'shopping_items.unit',
+              'shopping_items.estimated_price_cents',
+              'shopping_items.is_bought',
+              'shopping_items.created_at',
+            ])
+            .whereRef('shopping_items.list_id', '=', 'shopping_lists.id')
+            .orderBy('shopping_items.is_bought')
+            .orderBy('shopping_items.id'),
+        ).as('items'),
+        this.shares.sharedUsersForOwner(userId).as('shared_with'),
+      ])
+      .where('shopping_lists.id', '=', listId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { items, shared_with, ...list } = row;
+    return { list, items: parseJsonRows<ShoppingItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
   }
 
   findOwnedList(userId: number, listId: number): Promise<ShoppingList | undefined> {
@@ -69,11 +108,6 @@ export class ShoppingRepository {
       .orderBy('shopping_lists.updated_at', 'desc')
       .orderBy('shopping_lists.id', 'desc')
       .execute();
-  }
-
-  /** Items still to buy first, each part in the order they were added. */
-  items(listId: number): Promise<ShoppingItem[]> {
-    return this.db.selectFrom('shopping_items').selectAll().where('list_id', '=', listId).orderBy('is_bought').orderBy('id').execute();
   }
 
   async insertList(ownerId: number, input: ShoppingListInput, now = Date.now()): Promise<number> {

@@ -1,24 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
+import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
-import type { SharedUser } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 import { type EstimatedTotal, estimatedTotal } from './money.js';
-import { ShoppingRepository, type ShoppingListWithNames } from './repository.js';
+import { type ShoppingListPageRows, ShoppingRepository } from './repository.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
-export interface ShoppingPage {
-  list: ShoppingListWithNames;
-  items: ShoppingItem[];
+export interface ShoppingPage extends ShoppingListPageRows {
   total: EstimatedTotal;
   /** True for the owner only: everyone else reads. */
   canEdit: boolean;
-  /** Who the list is shared with; shown to the owner only. */
-  sharedWith: SharedUser[];
 }
 
 const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none.'] };
@@ -41,11 +36,9 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
   }
 
   async page(userId: number, listId: number): Promise<ShoppingPage> {
-    const list = await this.lists.findVisibleList(userId, listId);
-    if (!list) throw new NotFound();
-    const canEdit = list.owner_id === userId;
-    const [items, sharedWith] = await Promise.all([this.lists.items(list.id), canEdit ? this.lists.shares.sharedUsers(list.id) : []]);
-    return { list, items, total: estimatedTotal(items), canEdit, sharedWith };
+    const page = await this.lists.findVisiblePage(userId, listId);
+    if (!page) throw new NotFound();
+    return { ...page, total: estimatedTotal(page.items), canEdit: page.list.owner_id === userId };
   }
 
   /** The groups the user may attach a list to. */

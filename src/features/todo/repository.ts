@@ -1,10 +1,19 @@
 import { type Kysely, sql } from 'kysely';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, TodoItem, TodoList } from '../../db/schema.js';
-import { SharesRepository } from '../lists-sharing/sharing.js';
+import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
 export type TodoListWithOwner = TodoList & { owner_name: string };
+
+/** A list with what its page shows. */
+export interface TodoListPageRows {
+  list: TodoListWithOwner;
+  items: TodoItem[];
+  /** Who the list is shared with; empty unless the caller owns it. */
+  sharedWith: SharedUser[];
+}
 
 export class TodoRepository {
   readonly shares: SharesRepository;
@@ -25,13 +34,33 @@ export class TodoRepository {
     return this.db.selectFrom('todo_lists').where('todo_lists.owner_id', '=', userId);
   }
 
-  findVisibleList(userId: number, listId: number): Promise<TodoListWithOwner | undefined> {
-    return this.visibleLists(userId)
+  /**
+   * A list the user may read with its items, open ones first, each part in the order they were
+   * added (a JSON array), and, for its owner, who it is shared with: one query for the page.
+   */
+  async findVisiblePage(userId: number, listId: number): Promise<TodoListPageRows | undefined> {
+    const row = await this.visibleLists(userId)
       .innerJoin('users', 'users.id', 'todo_lists.owner_id')
       .selectAll('todo_lists')
-      .select('users.username as owner_name')
+      .select((eb) => [
+        'users.username as owner_name',
+        jsonRowsFrom(
+          this.db,
+          eb
+            .selectFrom('todo_items')
+            .select(['todo_items.id', 'todo_items.list_id', 'todo_items.text', 'todo_items.due_date', 'todo_items.is_done', 'todo_items.position', 'todo_items.created_at'])
+            .whereRef('todo_items.list_id', '=', 'todo_lists.id')
+            .orderBy('todo_items.is_done')
+            .orderBy('todo_items.position')
+            .orderBy('todo_items.id'),
+        ).as('items'),
+        this.shares.sharedUsersForOwner(userId).as('shared_with'),
+      ])
       .where('todo_lists.id', '=', listId)
       .executeTakeFirst();
+    if (!row) return undefined;
+    const { items, shared_with, ...list } = row;
+    return { list, items: parseJsonRows<TodoItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
   }
 
   findOwnedList(userId: number, listId: number): Promise<TodoList | undefined> {
@@ -72,18 +101,6 @@ export class TodoRepository {
       share_count: Number(row.share_count),
       detail: Number(row.total) === 0 ? 'No items yet' : `${Number(row.open)} open of ${Number(row.total)}`,
     }));
-  }
-
-  /** Open items first, each part in the order they were added. */
-  items(listId: number): Promise<TodoItem[]> {
-    return this.db
-      .selectFrom('todo_items')
-      .selectAll()
-      .where('list_id', '=', listId)
-      .orderBy('is_done')
-      .orderBy('position')
-      .orderBy('id')
-      .execute();
   }
 
   async insertList(ownerId: number, input: TodoListInput, now = Date.now()): Promise<number> {

@@ -1,19 +1,14 @@
 import type { Kysely } from 'kysely';
-import type { Database, TodoItem, TodoList } from '../../db/schema.js';
+import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
-import type { SharedUser } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
-import { TodoRepository, type TodoListWithOwner } from './repository.js';
+import { type TodoListPageRows, TodoRepository } from './repository.js';
 
-export interface TodoPage {
-  list: TodoListWithOwner;
-  items: TodoItem[];
+export interface TodoPage extends TodoListPageRows {
   /** True for the owner only: everyone else reads. */
   canEdit: boolean;
-  /** Who the list is shared with; shown to the owner only. */
-  sharedWith: SharedUser[];
 }
 
 // Reads go through the repository's visible query, changes through its owned ones (the shared
@@ -28,11 +23,9 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
   }
 
   async page(userId: number, listId: number): Promise<TodoPage> {
-    const list = await this.lists.findVisibleList(userId, listId);
-    if (!list) throw new NotFound();
-    const canEdit = list.owner_id === userId;
-    const [items, sharedWith] = await Promise.all([this.lists.items(list.id), canEdit ? this.lists.shares.sharedUsers(list.id) : []]);
-    return { list, items, canEdit, sharedWith };
+    const page = await this.lists.findVisiblePage(userId, listId);
+    if (!page) throw new NotFound();
+    return { ...page, canEdit: page.list.owner_id === userId };
   }
 
   create(userId: number, input: TodoListInput): Promise<number> {

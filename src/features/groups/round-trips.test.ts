@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Group, User } from '../../db/schema.js';
+import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
+import { QueryCounter } from '../../../test/query-count.js';
+
+// Each statement is a round trip to the database (over the network on PostgreSQL), one after
+// the other. These tests pin how many a group page makes, the session's included, so that a
+// change adding one fails here (see notes/round-trips.test.ts).
+
+let t: TestApp;
+let browser: TestBrowser;
+let friend: User;
+let ownGroup: Group;
+let friendsGroup: Group;
+let hiddenGroup: Group;
+const counter = new QueryCounter();
+
+async function queriesFor(path: string, status: number, shown: string[] = []): Promise<number> {
+  return counter.during(async () => {
+    const response = await browser.get(path);
+    expect(response.statusCode).toBe(status);
+    for (const text of shown) expect(response.body).toContain(text);
+  });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ PAGE_CACHE_MB: '0' }, counter.observe);
+  const reader = await loggedIn(t);
+  browser = reader.browser;
+  friend = await createUser(t.db);
+  const [neighbour, stranger] = [await createUser(t.db), await createUser(t.db)];
+  ownGroup = await createGroup(t.db, reader.user, [friend, neighbour], 'Household');
+  friendsGroup = await createGroup(t.db, friend, [reader.user], 'Book club');
+  hiddenGroup = await createGroup(t.db, stranger, [neighbour], 'Not yours');
+  await browser.get('/groups/');
+});
+afterAll(() => t.close());
+
+describe('round trips per group page', () => {
+  it('/groups/ takes two queries: session, the groups with their owners and sizes', async () => {
+    expect(await queriesFor('/groups/', 200, ['Household', 'Book club'])).toBe(2);
+  });
+
+  it('a group page takes two queries, for its owner and for a member: session, the group with its members', async () => {
+    expect(await queriesFor(`/groups/${ownGroup.id}/`, 200, ['3 members', `Remove<span class="visually-hidden"> ${friend.username}`])).toBe(2);
+    expect(await queriesFor(`/groups/${friendsGroup.id}/`, 200, ['2 members', friend.username, 'Leave this group'])).toBe(2);
+  });
+
+  it('a group the caller is not in is the same 404 in as many queries', async () => {
+    expect(await queriesFor(`/groups/${hiddenGroup.id}/`, 404)).toBe(2);
+  });
+});
