@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestApp, buildTestApp, createUser } from '../../test/helpers.js';
+import { type TestApp, buildTestApp, createUser, loggedIn } from '../../test/helpers.js';
+import { createNote } from '../../test/notes-factories.js';
 import { groupCommands } from './group-commands.js';
 import { CliError } from './io.js';
 
@@ -50,6 +51,17 @@ describe('creategroup', () => {
 });
 
 describe('addmember', () => {
+  it('shows the group’s notes to the new member at their next request, though their list was kept', async () => {
+    const owner = await createUser(t.db);
+    const { user: newcomer, browser } = await loggedIn(t);
+    await run('creategroup', ['Walkers'], { owner: owner.username });
+    const group = (await groupNamed('Walkers'))!;
+    await createNote(t.db, owner, { title: 'Sunday route', group_id: group.id });
+    expect((await browser.get('/notes/')).body).not.toContain('Sunday route');
+    await run('addmember', [`${owner.username}/Walkers`, newcomer.username]);
+    expect((await browser.get('/notes/')).body).toContain('Sunday route');
+  });
+
   it('adds a user to a group named by owner/name in any case, once', async () => {
     const owner = await createUser(t.db);
     const newcomer = await createUser(t.db);
