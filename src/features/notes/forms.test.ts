@@ -64,6 +64,20 @@ describe('links to notebooks, tags and groups', () => {
     expect(tags).toEqual([{ tag_id: mine.id }]);
   });
 
+  it('replaces a note’s tags on edit: the one kept stays, the one unticked goes, the one ticked comes, with nothing else', async () => {
+    const [kept, dropped, added] = [await createTag(t.db, me.user), await createTag(t.db, me.user), await createTag(t.db, me.user)];
+    const note = await createNote(t.db, me.user, { title: 'Retag me', tags: [kept, dropped] });
+    const untouched = await createNote(t.db, me.user, { title: 'Leave me', tags: [kept, dropped] });
+    const tagsOf = async (id: number) => (await t.db.selectFrom('note_tags').select('tag_id').where('note_id', '=', id).execute()).map((row) => row.tag_id).sort();
+    const response = await me.browser.post(`/notes/${note.id}/edit/`, { title: 'Retagged', tags: [kept.id, added.id] });
+    expect(response.statusCode).toBe(302);
+    expect(await tagsOf(note.id)).toEqual([kept.id, added.id].sort());
+    expect((await findNote(t.db, note.id))?.title).toBe('Retagged');
+    expect(await tagsOf(untouched.id)).toEqual([kept.id, dropped.id].sort());
+    expect((await me.browser.post(`/notes/${note.id}/edit/`, { title: 'Untagged' })).statusCode).toBe(302);
+    expect(await tagsOf(note.id)).toEqual([]);
+  });
+
   it('fills the edit form with the note as stored, its tags ticked', async () => {
     const notebook = await createNotebook(t.db, me.user, { title: 'Chosen book' });
     const [ticked, unticked] = [await createTag(t.db, me.user), await createTag(t.db, me.user)];

@@ -196,18 +196,29 @@ export class NotesRepository {
     return id;
   }
 
-  /** Run inside a transaction; false when the user owns no such note. */
+  /**
+   * The user's note and its tags saved at once (atomically); false when they own no such note. On
+   * PostgreSQL one statement, so no lock is held across round trips: every note write also takes
+   * its author's and its group's row (their view versions, migration 0007), and a transaction of
+   * five round trips held the group's for as long, queueing the group's other writers behind it.
+   * SQLite runs the transaction's statements back to back in this process anyway.
+   */
   async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<boolean> {
-    const result = await this.db
-      .updateTable('notes')
-      .set({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now })
-      .where('owner_id', '=', ownerId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    await this.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
-    await this.linkTags(id, tagIds);
-    return true;
+    const values = { ...fields, excerpt: plainExcerpt(fields.content), updated_at: now };
+    if (this.dialect === 'postgres') {
+      const { rows } = await sql<{ saved: number }>`with saved as (${this.db.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).returning('id')}),
+        removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
+        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)
+        select count(*)::int as saved from saved`.execute(this.db);
+      return rows[0]!.saved > 0;
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await trx.deleteFrom('note_tags').where('note_id', '=', id).execute();
+      await new NotesRepository(trx, this.dialect).linkTags(id, tagIds);
+      return true;
+    });
   }
 
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {

@@ -55,9 +55,7 @@ export class NotesService {
   async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
     const errors = await this.linkErrors(userId, form);
     if (errors) return { ok: false, errors };
-    const updated = await this.db
-      .transaction()
-      .execute((trx) => new NotesRepository(trx, this.dialect).updateOwned(userId, id, fields(form), form.tags));
+    const updated = await this.notes.updateOwned(userId, id, fields(form), form.tags);
     if (!updated) throw new NotFound();
     return { ok: true, id };
   }
