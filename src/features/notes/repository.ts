@@ -108,10 +108,10 @@ export class NotesRepository {
    * full. The cost grows with the page number, never with the number of notes. One row more than
    * a page tells whether there is a next page, without counting.
    */
-  async listVisiblePage(userId: number, filters: NoteFilters, page: number): Promise<NotePage> {
+  async listVisiblePage(userId: number, filters: NoteFilters, page: number, memberOf?: readonly number[]): Promise<NotePage> {
     // The page's ids and their details in one query: the page (at most PAGE_SIZE + 1 rows) is
     // joined to the details and put back in list order.
-    const pageRows = (await this.listPageQuery(userId, filters, page)).as('page');
+    const pageRows = (await this.listPageQuery(userId, filters, page, memberOf)).as('page');
     const rows = await this.details
       .query()
       .innerJoin(pageRows, 'page.id', 'notes.id')
@@ -130,9 +130,9 @@ export class NotesRepository {
    * PostgreSQL builds a "Merge Append" of backward index scans only when each branch is itself
    * ordered and limited to the rows a page could need (offset + page + 1).
    */
-  async listPageQuery(userId: number, filters: NoteFilters, page: number) {
+  async listPageQuery(userId: number, filters: NoteFilters, page: number, memberOf?: readonly number[]) {
     const offset = (page - 1) * PAGE_SIZE;
-    const branches = (await this.visibilityBranches(userId, filters)).map((where, index) => {
+    const branches = (await this.visibilityBranches(userId, filters, memberOf)).map((where, index) => {
       const branch = this.db
         .selectFrom('notes')
         .select(['notes.id', 'notes.is_pinned', 'notes.priority', 'notes.updated_at'])
@@ -169,11 +169,12 @@ export class NotesRepository {
 
   /**
    * visibleNotes() split into disjoint parts, each readable in list order from one index: the
-   * owner's notes, then per group of the user the group's notes owned by someone else. A filter
+   * owner's notes, then per group of the user (`memberOf`, when the caller already read them with
+   * the session; else read here) the group's notes owned by someone else. A filter
    * on the caller's own notebook or tag keeps the owner part only: forms link a note only to its
    * owner's notebook and tags, so no other part could match.
    */
-  private async visibilityBranches(userId: number, filters: NoteFilters): Promise<NotesWhere[]> {
+  private async visibilityBranches(userId: number, filters: NoteFilters, memberOf?: readonly number[]): Promise<NotesWhere[]> {
     const owned: NotesWhere = (eb) => {
       const conditions = [eb('notes.owner_id', '=', userId)];
       if (filters.notebookId !== undefined) conditions.push(eb('notes.notebook_id', '=', filters.notebookId));
@@ -181,7 +182,7 @@ export class NotesRepository {
       return eb.and(conditions);
     };
     if (filters.notebookId !== undefined || filters.tagId !== undefined) return [owned];
-    const groupIds = (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
+    const groupIds = memberOf ?? (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
     return [owned, ...groupIds.map((groupId): NotesWhere => (eb) => eb.and([eb('notes.group_id', '=', groupId), eb('notes.owner_id', '<>', userId)]))];
   }
 

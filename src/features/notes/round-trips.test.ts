@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('round trips per page', () => {
-  it('a /notes/ page of a member of two groups, tags shown, takes three queries: session, memberships, the page with its details and tags', async () => {
+  it('a /notes/ page of a member of two groups, tags shown, takes two queries: the session with the caller’s groups, the page with its details and tags', async () => {
     await browser.get('/notes/');
     let body = '';
     const queries = await counter.during(async () => {
@@ -42,7 +42,7 @@ describe('round trips per page', () => {
     });
     expect(body).toContain('Shared with the group');
     expect(body).toContain('mine-tag');
-    expect(queries).toBe(3);
+    expect(queries).toBe(2);
   });
 
   it('a note page takes two queries: session, the note with its details and tags (own note or a group\'s)', async () => {

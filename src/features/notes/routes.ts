@@ -67,7 +67,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
       const filters = { archived, notebookId, tagId };
       const result = q
         ? await service.notes.searchVisiblePage(userId, searchTerms(q), filters, page)
-        : await service.notes.listVisiblePage(userId, filters, page);
+        : await service.notes.listVisiblePage(userId, filters, page, request.session?.groupIds);
       if (page > 1 && result.notes.length === 0) throw new NotFound();
       return NoteListPage({ ctx, query, result });
     });

@@ -7,7 +7,7 @@ import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
-import { jsonRowsFrom } from '../../db/json-rows.js';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -34,6 +34,8 @@ export interface LoadedSession {
    * pages show this user changes, so a page kept under it is as new as the database.
    */
   viewToken: string;
+  /** The ids of the groups the user is in, read with the session, in id order. */
+  groupIds: readonly number[];
 }
 
 interface SessionData {
@@ -126,7 +128,8 @@ export class SessionStore {
     const data = JSON.parse(row.session_data) as SessionData;
     const { id, username, email, password, is_active } = row;
     // PostgreSQL hands back the versions parsed, SQLite as the text of the same array.
-    const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(row.group_versions);
+    const groups = parseJsonRows<{ id: number; view_version: number }>(row.group_versions);
+    const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(groups);
     // Frozen: the authentication layer remembers what it worked out per session object.
     return Object.freeze({
       key: row.session_key,
@@ -134,6 +137,7 @@ export class SessionStore {
       expireDate: row.expire_date,
       user: Object.freeze({ id, username, email, password, is_active }),
       viewToken: `${row.view_version}:${groupVersions}`,
+      groupIds: Object.freeze(groups.map((group) => group.id)),
     });
   }
 
