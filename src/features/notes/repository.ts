@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
+import { type Params, PreparedQuery } from '../../db/prepared.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { plainExcerpt } from './excerpt.js';
@@ -25,6 +26,22 @@ export interface NotePage {
 
 type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
 
+/** The visibility rule: notes the user owns, or whose group is one of the user's groups. */
+function visibleTo(db: Kysely<Database>, userId: number) {
+  return (eb: ExpressionBuilder<Database, 'notes'>) => eb.or([eb('notes.owner_id', '=', userId), eb('notes.group_id', 'in', new GroupsRepository(db).memberGroupIds(userId))]);
+}
+
+/** visibleNoteToken's query, built once: it answers every kept note page. */
+const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) =>
+  db
+    .selectFrom('notes')
+    .innerJoin('users', 'users.id', 'notes.owner_id')
+    .leftJoin('groups', 'groups.id', 'notes.group_id')
+    .select(['notes.view_version', 'users.username', 'groups.name'])
+    .where(visibleTo(db, params.userId))
+    .where('notes.id', '=', params.id),
+);
+
 /**
  * Notes, always through a query scoped to the caller. Who sees a note is decided here and only
  * here: its owner, and the members of its group (SPEC.md section 4, rules 2 and 3).
@@ -41,15 +58,14 @@ export class NotesRepository {
     this.details = new NoteDetailsReader(db);
   }
 
-  /** The visibility rule: notes the user owns, or whose group is one of the user's groups. */
+  /** The visibility rule (visibleTo above) as a query. */
   visibleNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> {
     return this.db.selectFrom('notes').where(this.visibleTo(userId));
   }
 
   /** visibleNotes() as a condition, for queries that join more tables to the notes. */
   private visibleTo(userId: number) {
-    return (eb: ExpressionBuilder<Database, 'notes'>) =>
-      eb.or([eb('notes.owner_id', '=', userId), eb('notes.group_id', 'in', this.groups.memberGroupIds(userId))]);
+    return visibleTo(this.db, userId);
   }
 
   /** Notes the user may change: owned ones only; group membership never grants a change. */
@@ -74,14 +90,7 @@ export class NotesRepository {
    * its group's name. Cheaper than the page's own query, with nothing to render.
    */
   async visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
-    const found = await this.db
-      .selectFrom('notes')
-      .innerJoin('users', 'users.id', 'notes.owner_id')
-      .leftJoin('groups', 'groups.id', 'notes.group_id')
-      .select(['notes.view_version', 'users.username', 'groups.name'])
-      .where(this.visibleTo(userId))
-      .where('notes.id', '=', id)
-      .executeTakeFirst();
+    const found = await noteTokenQuery.executeTakeFirst(this.db, { userId, id });
     return found && JSON.stringify([found.view_version, found.username, found.name]);
   }
 
