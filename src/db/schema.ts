@@ -32,6 +32,8 @@ export interface SessionsTable {
   created_at: number;
   last_seen: number;
   user_agent: string;
+  /** The client's address when the session was opened (request.ip: behind a proxy, with TRUST_PROXY). */
+  ip_address: Generated<string>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { logIn, logOut } from '../../platform/chain/authentication.js';
+import { sessionKeyId } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
@@ -125,6 +126,19 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
   app.post('/accounts/sessions/', async (request, reply) => {
     const ended = await sessions.deleteForUser(request.user!.id, request.session!.key);
     request.flash(ended.length === 1 ? 'One other session was ended.' : `${ended.length} other sessions were ended.`);
+    return reply.redirect('/accounts/sessions/', 302);
+  });
+
+  // One session ended, named by its key id (never its key). Another user's is the same 404 as none.
+  app.post<{ Params: { keyId: string } }>('/accounts/sessions/:keyId/delete/', async (request, reply) => {
+    const { keyId } = request.params;
+    if (!/^[0-9a-f]{24}$/.test(keyId)) throw new NotFound();
+    if (keyId === sessionKeyId(request.session!.key)) {
+      await logOut(request, reply, { config, store: sessions });
+      return reply.redirect('/accounts/login/', 302);
+    }
+    if (!(await sessions.deleteForUserByKeyId(request.user!.id, keyId))) throw new NotFound();
+    request.flash('That session was ended.');
     return reply.redirect('/accounts/sessions/', 302);
   });
 };

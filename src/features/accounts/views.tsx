@@ -2,6 +2,7 @@ import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '.
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { Time } from '../../platform/views/controls.js';
+import { sessionKeyId } from '../../platform/chain/session.js';
 
 interface FormProps {
   ctx: ViewContext;
@@ -97,6 +98,7 @@ interface SessionRow {
   created_at: number;
   last_seen: number;
   user_agent: string;
+  ip_address: string;
 }
 
 export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; sessions: SessionRow[]; currentKey: string }) {
@@ -108,21 +110,33 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
           <thead>
             <tr>
               <th scope="col">Browser</th>
+              <th scope="col">Address</th>
               <th scope="col">Logged in</th>
               <th scope="col">Last seen</th>
+              <th scope="col"><span class="visually-hidden">Log out</span></th>
             </tr>
           </thead>
           <tbody>
-            {sessions.map((session) => (
-              <tr>
-                <td>
-                  {session.user_agent || 'Unknown browser'}
-                  {session.session_key === currentKey ? <strong class="badge">this browser</strong> : null}
-                </td>
-                <td><Time ms={session.created_at} /></td>
-                <td><Time ms={session.last_seen} /></td>
-              </tr>
-            ))}
+            {sessions.map((session) => {
+              const current = session.session_key === currentKey;
+              return (
+                <tr>
+                  <td>
+                    {session.user_agent || 'Unknown browser'}
+                    {current ? <strong class="badge">this browser</strong> : null}
+                  </td>
+                  <td>{session.ip_address || 'unknown'}</td>
+                  <td><Time ms={session.created_at} /></td>
+                  <td><Time ms={session.last_seen} /></td>
+                  <td>
+                    <form method="post" action={`/accounts/sessions/${sessionKeyId(session.session_key)}/delete/`} class="inline">
+                      <CsrfField ctx={ctx} />
+                      <button type="submit" class="secondary outline">{current ? 'Log out' : 'End'}</button>
+                    </form>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -64,7 +64,7 @@ export async function logIn(
 ): Promise<void> {
   if (request.session) await deps.store.delete(request.session.key);
   const authHash = sessionAuthHash(deps.config.secretKey, user.password);
-  const { key, expireDate } = await deps.store.create(user.id, authHash, request.headers['user-agent'] ?? '');
+  const { key, expireDate } = await deps.store.create(user.id, authHash, request.headers['user-agent'] ?? '', Date.now(), request.ip);
   setSessionCookie(reply, deps.config, key, expireDate);
   rotateCsrfSecret(request);
   request.user = { id: user.id, username: user.username, email: user.email };

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -63,6 +63,15 @@ export function authHashMatches(expected: string, actual: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(actual);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * A session's public name, for pages and forms that must point at one session: a session key is
+ * a credential and never leaves its cookie. A hash of the key, so nothing needs storing, and too
+ * long to guess (a guess could only ever name one of the caller's own sessions anyway).
+ */
+export function sessionKeyId(key: string): string {
+  return createHash('sha256').update(`groupnotes.session-key-id:${key}`).digest('hex').slice(0, 24);
 }
 
 /** What a session row stores: always built here, so that equal data is equal text. */
@@ -141,7 +150,7 @@ export class SessionStore {
     });
   }
 
-  async create(userId: number, authHash: string, userAgent: string, now = Date.now()): Promise<{ key: string; expireDate: number }> {
+  async create(userId: number, authHash: string, userAgent: string, now = Date.now(), ipAddress = ''): Promise<{ key: string; expireDate: number }> {
     const key = randomString(32, KEY_ALPHABET);
     const expireDate = now + this.lifetimeSeconds * 1000;
     await this.db
@@ -154,6 +163,7 @@ export class SessionStore {
         created_at: now,
         last_seen: now,
         user_agent: userAgent.slice(0, 300),
+        ip_address: ipAddress.slice(0, 64),
       })
       .execute();
     return { key, expireDate };
@@ -200,10 +210,22 @@ export class SessionStore {
     return new Set(rows.map((row) => row.session_key));
   }
 
+  /**
+   * Ends the user's session whose key id (sessionKeyId) is `keyId`; false when they have none
+   * such (another user's session is "none such": its id names nothing here).
+   */
+  async deleteForUserByKeyId(userId: number, keyId: string, now = Date.now()): Promise<boolean> {
+    const rows = await this.listForUser(userId, now);
+    const row = rows.find((candidate) => sessionKeyId(candidate.session_key) === keyId);
+    if (!row) return false;
+    await this.delete(row.session_key);
+    return true;
+  }
+
   async listForUser(userId: number, now = Date.now()) {
     return this.db
       .selectFrom('sessions')
-      .select(['session_key', 'created_at', 'last_seen', 'user_agent', 'expire_date'])
+      .select(['session_key', 'created_at', 'last_seen', 'user_agent', 'ip_address', 'expire_date'])
       .where('user_id', '=', userId)
       .where('expire_date', '>', now)
       .orderBy('last_seen', 'desc')
