@@ -13,3 +13,8 @@ for (const element of document.querySelectorAll('time[datetime]')) {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   element.title = calendar ? value : date.toISOString();
 }
+
+// Registration: the browser's time zone, as the account's first guess (changeable on /accounts/).
+for (const input of document.querySelectorAll('input[data-guess-time-zone]')) {
+  if (!input.value) input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+}

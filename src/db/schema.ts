@@ -15,6 +15,8 @@ export interface UsersTable {
   is_active: Generated<number>;
   date_joined: number;
   last_login: number | null;
+  /** An IANA time zone (platform/time-zones.ts): the user's "today". */
+  timezone: Generated<string>;
   /**
    * Moves (by triggers, migration 0007) whenever something the notes pages show this user changes:
    * kept pages are served only while it has not moved.

@@ -7,6 +7,7 @@ import * as chat from './0005_chat.js';
 import * as nameKeys from './0006_name_keys.js';
 import * as viewVersions from './0007_view_versions.js';
 import * as sessionAddress from './0011_session_address.js';
+import * as userTimeZone from './0012_user_time_zone.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_name_keys': nameKeys,
   '0007_view_versions': viewVersions,
   '0011_session_address': sessionAddress,
+  '0012_user_time_zone': userTimeZone,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkIdentityName } from '../../platform/identity-key.js';
+import { isTimeZone } from '../../platform/time-zones.js';
 
 const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
 
@@ -19,12 +20,22 @@ export const loginForm = z.object({
   next: z.string().optional(),
 });
 
+const email = z.union([z.literal(''), z.email('Enter a valid email address.').max(254)]).optional().default('');
+
+/** The account page: the address for password-reset mail, and the user's time zone. */
+export const accountForm = z.object({
+  email,
+  timezone: z.string({ error: 'Select your time zone.' }).refine(isTimeZone, 'Select a valid time zone.'),
+});
+
 export const registerForm = z
   .object({
     username,
-    email: z.union([z.literal(''), z.email('Enter a valid email address.').max(254)]).optional().default(''),
+    email,
     password1: password('Enter a password.'),
     password2: password('Enter the same password again.'),
+    /** The browser's guess (public/js/app.js fills it); anything this server does not know becomes UTC. */
+    timezone: z.string().max(100).optional(),
   })
   .refine((form) => form.password1 === form.password2, { path: ['password2'], message: 'The two password fields didn’t match.' });
 

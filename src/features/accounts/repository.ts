@@ -15,12 +15,16 @@ export class UsersRepository {
   }
 
   /** The only writer of usernames, so that every row's key is worked out the same way. */
-  async insert(values: { username: string; email: string; password: string }, now = Date.now()): Promise<User> {
+  async insert(values: { username: string; email: string; password: string; timezone?: string }, now = Date.now()): Promise<User> {
     return this.db
       .insertInto('users')
       .values({ ...values, username_key: identityKey(values.username), date_joined: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  async setAccount(id: number, values: { email: string; timezone: string }): Promise<void> {
+    await this.db.updateTable('users').set(values).where('id', '=', id).execute();
   }
 
   async setPassword(id: number, password: string): Promise<void> {

@@ -5,11 +5,11 @@ import { sessionKeyId } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
-import { loginForm, passwordChangeForm, registerForm } from './forms.js';
+import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
 import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
-import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
+import { AccountPage, LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
 const AFTER_LOGIN = '/notes/';
 const publicRoute = { config: { public: true } };
@@ -85,7 +85,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     // Every new account costs a full hash: reserved before it, kept once the account exists.
     const attempt = await throttle.reserve(registerLimits(request.ip));
     if (!attempt.ok) return reply.render(RegisterPage({ ctx, values, errors: { __all__: [refusedFor(reply, attempt, 'Too many new accounts from your network.')] } }), 429);
-    const created = await throttle.checking(attempt, () => accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1 }));
+    const created = await throttle.checking(attempt, () => accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1, timezone: form.data.timezone }));
     if (!created.ok) {
       await throttle.release(attempt);
       return reply.render(RegisterPage({ ctx, values, errors: created.errors }), 400);
@@ -117,6 +117,19 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
   });
 
   app.get('/accounts/password_change/done/', async (request, reply) => reply.render(PasswordChangeDonePage({ ctx: viewContext(request) })));
+
+  app.get('/accounts/', async (request, reply) => {
+    const { email, timezone } = request.user!;
+    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone } }));
+  });
+
+  app.post('/accounts/', async (request, reply) => {
+    const form = parseForm(accountForm, request.body);
+    if (!form.ok) return reply.render(AccountPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
+    await accounts.users.setAccount(request.user!.id, form.data);
+    request.flash('Your account was saved.');
+    return reply.redirect('/accounts/', 302);
+  });
 
   app.get('/accounts/sessions/', async (request, reply) => {
     const rows = await sessions.listForUser(request.user!.id);

@@ -7,6 +7,7 @@ import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { type SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from './repository.js';
+import { timeZoneOr } from '../../platform/time-zones.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
@@ -54,13 +55,14 @@ export class AccountsService {
     });
   }
 
-  async createUser(input: { username: string; email: string; password: string }): Promise<Outcome<User>> {
+  async createUser(input: { username: string; email: string; password: string; timezone?: string }): Promise<Outcome<User>> {
     const problems = passwordProblems(input.password, input);
     if (problems.length > 0) return { ok: false, errors: { password1: problems } };
     if (await this.users.findByUsername(input.username)) return usernameTaken();
     const password = await hashPassword(input.password, this.config.pbkdf2Iterations);
     try {
-      return { ok: true, value: await this.users.insert({ username: input.username, email: input.email, password }) };
+      const timezone = timeZoneOr(input.timezone);
+      return { ok: true, value: await this.users.insert({ username: input.username, email: input.email, password, timezone }) };
     } catch (error) {
       // Two registrations of one name at once: the unique index decides.
       if (isUniqueViolation(error)) return usernameTaken();

@@ -1,4 +1,5 @@
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
+import { timeZoneChoices } from '../../platform/time-zones.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { Time } from '../../platform/views/controls.js';
@@ -49,6 +50,7 @@ export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
           <Field name="password1" label="Password" type="password" errors={errors} required autocomplete="new-password"
             help="At least 8 characters, not too common, not all digits, not like your username." />
           <Field name="password2" label="Password again" type="password" errors={errors} required autocomplete="new-password" />
+          <input type="hidden" name="timezone" value={values.timezone ?? ''} data-guess-time-zone />
           <button type="submit">Create account</button>
         </form>
         <p>
@@ -148,6 +150,29 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
       ) : (
         <p>This is your only session.</p>
       )}
+    </Layout>
+  );
+}
+
+export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; values: FormValues; errors?: FormErrors }) {
+  return (
+    <Layout ctx={ctx} title="Your account">
+      <article class="narrow">
+        <h1>Your account</h1>
+        <form method="post" action="/accounts/" novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="email" label="Email (optional)" type="email" value={values.email} errors={errors} autocomplete="email"
+            help="Only used to reset a forgotten password: without one, a forgotten password cannot be reset." />
+          <Select name="timezone" label="Time zone" value={values.timezone} errors={errors} choices={timeZoneChoices(values.timezone).map((zone) => ({ value: zone, label: zone }))}
+            help="Your “today”: when a to-do item is overdue." />
+          <button type="submit">Save</button>
+        </form>
+        <ul>
+          <li><a href="/accounts/sessions/">Where you are logged in</a></li>
+          <li><a href="/accounts/password_change/">Change your password</a></li>
+        </ul>
+      </article>
     </Layout>
   );
 }

@@ -1,5 +1,5 @@
 // Due dates are calendar dates without a time zone, kept as `YYYY-MM-DD` text: they sort and
-// compare correctly as strings on both databases.
+// compare correctly as strings on both databases. "Today" is the reader's (platform/time-zones.ts).
 
 const FIRST_YEAR = 1900;
 const LAST_YEAR = 2999;
@@ -12,12 +12,6 @@ export function isValidDueDate(value: string): boolean {
   if (year < FIRST_YEAR || year > LAST_YEAR || month < 1 || month > 12 || day < 1) return false;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return day <= daysInMonth;
-}
-
-/** Today's date on the server's calendar, as YYYY-MM-DD. */
-export function todayIso(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 /** An open item whose due date has passed. Done items are never overdue. */

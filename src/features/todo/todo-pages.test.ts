@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { addTodoItem, createTodoList, listTablesSnapshot } from '../../../test/lists.js';
-import { isValidDueDate, todayIso } from './dates.js';
+import { isValidDueDate } from './dates.js';
+import { todayIn } from '../../platform/time-zones.js';
 
 let t: TestApp;
 let owner: { user: User; browser: TestBrowser };
@@ -113,7 +114,7 @@ describe('items', () => {
     await addTodoItem(t.db, list, { text: 'Done thing', is_done: 1, position: 0, due_date: '2001-01-01' });
     await addTodoItem(t.db, list, { text: 'Late thing', due_date: '2001-01-01', position: 1 });
     await addTodoItem(t.db, list, { text: 'Future thing', due_date: '2999-12-31', position: 2 });
-    await addTodoItem(t.db, list, { text: 'Today thing', due_date: todayIso(), position: 3 });
+    await addTodoItem(t.db, list, { text: 'Today thing', due_date: todayIn('UTC'), position: 3 });
     const body = (await owner.browser.get(`/todo/${list.id}/`)).body;
     const order = ['Late thing', 'Future thing', 'Today thing', 'Done thing'].map((text) => body.indexOf(text));
     expect(order).toEqual([...order].sort((a, b) => a - b));

@@ -3,7 +3,8 @@ import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/form
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
-import { isOverdue, todayIso } from './dates.js';
+import { isOverdue } from './dates.js';
+import { todayIn } from '../../platform/time-zones.js';
 import { DESCRIPTION_MAX, ITEM_TEXT_MAX, TITLE_MAX } from './forms.js';
 import type { TodoPage } from './service.js';
 
@@ -79,7 +80,8 @@ function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewConte
 }
 
 export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
-  const today = todayIso();
+  // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
+  const today = todayIn(ctx.user!.timezone);
   const open = items.filter((entry) => entry.is_done === 0).length;
   return (
     <Layout ctx={ctx} title={list.title}>

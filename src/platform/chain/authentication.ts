@@ -16,6 +16,8 @@ export interface AuthUser {
   id: number;
   username: string;
   email: string;
+  /** IANA time zone: the user's "today" (platform/time-zones.ts). */
+  timezone: string;
 }
 
 declare module 'fastify' {
@@ -60,14 +62,14 @@ export async function logIn(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: { config: Config; store: SessionStore },
-  user: { id: number; username: string; email: string; password: string },
+  user: { id: number; username: string; email: string; password: string; timezone: string },
 ): Promise<void> {
   if (request.session) await deps.store.delete(request.session.key);
   const authHash = sessionAuthHash(deps.config.secretKey, user.password);
   const { key, expireDate } = await deps.store.create(user.id, authHash, request.headers['user-agent'] ?? '', Date.now(), request.ip);
   setSessionCookie(reply, deps.config, key, expireDate);
   rotateCsrfSecret(request);
-  request.user = { id: user.id, username: user.username, email: user.email };
+  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone };
 }
 
 export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
@@ -89,8 +91,8 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
     reply.redirect(loginUrl(request.url), 302);
   };
   const callerOf = (session: LoadedSession): AuthUser | null => {
-    const { id, username, email, is_active, password } = session.user;
-    return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password)) ? Object.freeze({ id, username, email }) : null;
+    const { id, username, email, is_active, password, timezone } = session.user;
+    return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password)) ? Object.freeze({ id, username, email, timezone }) : null;
   };
   app.addHook('preValidation', (request, reply, done) => {
     const session = request.session;

@@ -54,7 +54,7 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
         {user ? (
           <>
             <li>
-              <a href="/accounts/password_change/" class="username" aria-current={current(ctx, '/accounts/')}>
+              <a href="/accounts/" class="username" aria-current={current(ctx, '/accounts/')}>
                 <span class="visually-hidden">Account of </span>
                 {user.username}
               </a>
