@@ -1,5 +1,7 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { expect } from 'vitest';
 import type { DatabaseHandle } from '../src/db/database.js';
+import type { TestBrowser } from './helpers.js';
 
 /**
  * Counts the statements the app sends through its database handle (prepared ones included: the
@@ -25,5 +27,14 @@ export class QueryCounter implements KyselyPlugin {
     const before = this.count;
     await run();
     return this.count - before;
+  }
+
+  /** The statements a GET of `path` sends, checking its status and that it shows `shown`. */
+  async forPage(browser: TestBrowser, path: string, status: number, shown: string[] = []): Promise<number> {
+    return this.during(async () => {
+      const response = await browser.get(path);
+      expect(response.statusCode).toBe(status);
+      for (const text of shown) expect(response.body).toContain(text);
+    });
   }
 }

@@ -15,14 +15,6 @@ let friendsGroup: Group;
 let hiddenGroup: Group;
 const counter = new QueryCounter();
 
-async function queriesFor(path: string, status: number, shown: string[] = []): Promise<number> {
-  return counter.during(async () => {
-    const response = await browser.get(path);
-    expect(response.statusCode).toBe(status);
-    for (const text of shown) expect(response.body).toContain(text);
-  });
-}
-
 beforeAll(async () => {
   t = await buildTestApp({ PAGE_CACHE_MB: '0' }, counter.observe);
   const reader = await loggedIn(t);
@@ -38,15 +30,15 @@ afterAll(() => t.close());
 
 describe('round trips per group page', () => {
   it('/groups/ takes two queries: session, the groups with their owners and sizes', async () => {
-    expect(await queriesFor('/groups/', 200, ['Household', 'Book club'])).toBe(2);
+    expect(await counter.forPage(browser, '/groups/', 200, ['Household', 'Book club'])).toBe(2);
   });
 
   it('a group page takes two queries, for its owner and for a member: session, the group with its members', async () => {
-    expect(await queriesFor(`/groups/${ownGroup.id}/`, 200, ['3 members', `Remove<span class="visually-hidden"> ${friend.username}`])).toBe(2);
-    expect(await queriesFor(`/groups/${friendsGroup.id}/`, 200, ['2 members', friend.username, 'Leave this group'])).toBe(2);
+    expect(await counter.forPage(browser, `/groups/${ownGroup.id}/`, 200, ['3 members', `Remove<span class="visually-hidden"> ${friend.username}`])).toBe(2);
+    expect(await counter.forPage(browser, `/groups/${friendsGroup.id}/`, 200, ['2 members', friend.username, 'Leave this group'])).toBe(2);
   });
 
   it('a group the caller is not in is the same 404 in as many queries', async () => {
-    expect(await queriesFor(`/groups/${hiddenGroup.id}/`, 404)).toBe(2);
+    expect(await counter.forPage(browser, `/groups/${hiddenGroup.id}/`, 404)).toBe(2);
   });
 });

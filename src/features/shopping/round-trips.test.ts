@@ -17,14 +17,6 @@ let sharedList: ShoppingList;
 let hiddenList: ShoppingList;
 const counter = new QueryCounter();
 
-async function queriesFor(path: string, status: number, shown: string[] = []): Promise<number> {
-  return counter.during(async () => {
-    const response = await browser.get(path);
-    expect(response.statusCode).toBe(status);
-    for (const text of shown) expect(response.body).toContain(text);
-  });
-}
-
 beforeAll(async () => {
   t = await buildTestApp({ PAGE_CACHE_MB: '0' }, counter.observe);
   const reader = await loggedIn(t);
@@ -48,19 +40,19 @@ afterAll(() => t.close());
 
 describe('round trips per shopping page', () => {
   it('/shopping/ takes two queries: session, the lists with their counts', async () => {
-    expect(await queriesFor('/shopping/', 200, ['My shop', 'Flat shop', 'Friend shop', 'Corner · 3 to buy'])).toBe(2);
+    expect(await counter.forPage(browser, '/shopping/', 200, ['My shop', 'Flat shop', 'Friend shop', 'Corner · 3 to buy'])).toBe(2);
   });
 
   it('the owner\'s list page takes two queries: session, the list with its items and who it is shared with', async () => {
-    expect(await queriesFor(`/shopping/${ownList.id}/`, 200, ['apple 5', `Stop sharing with ${friend.username}`, 'one item has no price'])).toBe(2);
+    expect(await counter.forPage(browser, `/shopping/${ownList.id}/`, 200, ['apple 5', `Stop sharing with ${friend.username}`, 'one item has no price'])).toBe(2);
   });
 
   it('a list of the caller\'s group, or shared with the caller, takes two queries: session, the list with its items', async () => {
-    expect(await queriesFor(`/shopping/${groupList.id}/`, 200, ['bread 5', 'Flatmates'])).toBe(2);
-    expect(await queriesFor(`/shopping/${sharedList.id}/`, 200, ['cheese 5', friend.username])).toBe(2);
+    expect(await counter.forPage(browser, `/shopping/${groupList.id}/`, 200, ['bread 5', 'Flatmates'])).toBe(2);
+    expect(await counter.forPage(browser, `/shopping/${sharedList.id}/`, 200, ['cheese 5', friend.username])).toBe(2);
   });
 
   it('a list the caller may not see is the same 404 in as many queries', async () => {
-    expect(await queriesFor(`/shopping/${hiddenList.id}/`, 404)).toBe(2);
+    expect(await counter.forPage(browser, `/shopping/${hiddenList.id}/`, 404)).toBe(2);
   });
 });

@@ -16,14 +16,6 @@ let hiddenList: TodoList;
 let friend: User;
 const counter = new QueryCounter();
 
-async function queriesFor(path: string, status: number, shown: string[] = []): Promise<number> {
-  return counter.during(async () => {
-    const response = await browser.get(path);
-    expect(response.statusCode).toBe(status);
-    for (const text of shown) expect(response.body).toContain(text);
-  });
-}
-
 beforeAll(async () => {
   t = await buildTestApp({ PAGE_CACHE_MB: '0' }, counter.observe);
   const reader = await loggedIn(t);
@@ -44,18 +36,18 @@ afterAll(() => t.close());
 
 describe('round trips per to-do page', () => {
   it('/todo/ takes two queries: session, the lists with their counts', async () => {
-    expect(await queriesFor('/todo/', 200, ['My chores', 'Friend trip', '3 open of 6'])).toBe(2);
+    expect(await counter.forPage(browser, '/todo/', 200, ['My chores', 'Friend trip', '3 open of 6'])).toBe(2);
   });
 
   it('the owner\'s list page takes two queries: session, the list with its items and who it is shared with', async () => {
-    expect(await queriesFor(`/todo/${ownList.id}/`, 200, ['chore 5', `Stop sharing with ${friend.username}`])).toBe(2);
+    expect(await counter.forPage(browser, `/todo/${ownList.id}/`, 200, ['chore 5', `Stop sharing with ${friend.username}`])).toBe(2);
   });
 
   it('a list shared with the caller takes two queries: session, the list with its items', async () => {
-    expect(await queriesFor(`/todo/${sharedList.id}/`, 200, ['pack 5', 'only its owner can change it'])).toBe(2);
+    expect(await counter.forPage(browser, `/todo/${sharedList.id}/`, 200, ['pack 5', 'only its owner can change it'])).toBe(2);
   });
 
   it('a list the caller may not see is the same 404 in as many queries', async () => {
-    expect(await queriesFor(`/todo/${hiddenList.id}/`, 404)).toBe(2);
+    expect(await counter.forPage(browser, `/todo/${hiddenList.id}/`, 404)).toBe(2);
   });
 });
