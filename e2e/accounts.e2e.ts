@@ -89,6 +89,21 @@ describe('accounts in the browser', () => {
     await carol.screenshot('sessions');
   });
 
+  test('the account page keeps the email and time zone chosen', async () => {
+    await carol.visit('/accounts/');
+    await carol.audit();
+    // Registration guessed the browser's zone (public/js/app.js): one this server knows.
+    expect(await carol.page.getByLabel('Time zone').inputValue()).toMatch(/^[A-Za-z]+(\/[A-Za-z_+-]+)*$/);
+    await fill(carol, { 'Email (optional)': 'carol@example.org' });
+    await carol.page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    expect(await submit(carol, 'Save')).toBe(302);
+    expect(path(carol)).toBe('/accounts/');
+    await expect.poll(() => carol.page.getByText('Your account was saved.').isVisible()).toBe(true);
+    expect(await carol.page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+    expect(await carol.page.getByLabel('Email (optional)').inputValue()).toBe('carol@example.org');
+    await carol.screenshot('account');
+  });
+
   test('password change: errors by the field, then success ends the old password', async () => {
     await carol.visit('/accounts/password_change/');
     await fill(carol, { 'Current password': 'wrong-password-here', 'New password': 'quince-harbour-meadow', 'New password again': 'quince-harbour-meadow' });

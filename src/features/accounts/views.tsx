@@ -133,7 +133,7 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
                   <td>
                     <form method="post" action={`/accounts/sessions/${sessionKeyId(session.session_key)}/delete/`} class="inline">
                       <CsrfField ctx={ctx} />
-                      <button type="submit" class="secondary outline">{current ? 'Log out' : 'End'}</button>
+                      <button type="submit" class="secondary outline">{current ? 'End and log out' : 'End'}</button>
                     </form>
                   </td>
                 </tr>
