@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController }
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { accountsFeature } from './features/accounts/routes.js';
+import { adminFeature } from './features/admin/routes.js';
 import { chatFeature } from './features/groups/chat-routes.js';
 import { groupsFeature } from './features/groups/routes.js';
 import { healthFeature } from './features/health/routes.js';
@@ -53,6 +54,7 @@ const features: FastifyPluginAsync<Services>[] = [
   todoFeature,
   shoppingFeature,
   groupsFeature,
+  adminFeature,
   chatFeature,
 ];
 

@@ -56,7 +56,7 @@ describe('groupnotes CLI', () => {
     [['createuser', 'dave', '--bogus'], '', "groupnotes: createuser: Unknown option '--bogus'\n"],
     [['changepassword', 'nobody', '--password-stdin'], 'tidal-pool-fern', 'groupnotes: no user named "nobody"\n'],
     [['frobnicate'], '', 'groupnotes: unknown command "frobnicate" (try: groupnotes --help)\n'],
-    [['createuser'], '', 'groupnotes: usage: groupnotes createuser <username> [--email E] [--password-stdin]\n'],
+    [['createuser'], '', 'groupnotes: usage: groupnotes createuser <username> [--email E] [--password-stdin] [--admin]\n'],
   ])('%j prints one clear line and exits 1', (args, input, message) => {
     const result = groupnotes(args, input);
     expect(result.status).toBe(1);

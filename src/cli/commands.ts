@@ -8,7 +8,9 @@ import { sweepExpired } from '../maintenance.js';
 import { SessionStore } from '../platform/chain/session.js';
 import { publishFromOutside } from '../platform/hub/hub.js';
 import { serve } from '../server.js';
+import { adminCommands, COMMAND_LINE } from './admin-commands.js';
 import { groupCommands } from './group-commands.js';
+import { AdminService } from '../features/admin/service.js';
 import { CliError, readNewPassword } from './io.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -85,10 +87,10 @@ const accountCommands: Record<string, Command> = {
     },
   },
   createuser: {
-    usage: 'createuser <username> [--email E] [--password-stdin]',
-    summary: 'create a user',
+    usage: 'createuser <username> [--email E] [--password-stdin] [--admin]',
+    summary: 'create a user (with --admin, an administrator)',
     positionals: { min: 1, max: 1 },
-    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' }, admin: { type: 'boolean' } },
     async run({ config, args, options }) {
       const username = usernameSchema.safeParse(args[0]);
       if (!username.success) throw new CliError(username.error.issues[0]!.message);
@@ -98,7 +100,8 @@ const accountCommands: Record<string, Command> = {
       await withDatabase(config, async (database) => {
         const created = await accountsService(config, database).createUser({ username: username.data, email, password });
         if (!created.ok) throw new CliError(firstError(created.errors));
-        console.log(`created user ${created.value.username} (id ${created.value.id})`);
+        if (options.admin === true) await new AdminService(database.db, new SessionStore(database.db, config.sessionCookieAge)).setAdmin(COMMAND_LINE, created.value.id, true);
+        console.log(`created ${options.admin === true ? 'administrator' : 'user'} ${created.value.username} (id ${created.value.id})`);
       });
     },
   },
@@ -133,4 +136,4 @@ const accountCommands: Record<string, Command> = {
 };
 
 /** Every command of `groupnotes`; features add theirs here. */
-export const commands: Record<string, Command> = { ...accountCommands, ...groupCommands };
+export const commands: Record<string, Command> = { ...accountCommands, ...adminCommands, ...groupCommands };

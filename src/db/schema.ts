@@ -17,6 +17,8 @@ export interface UsersTable {
   last_login: number | null;
   /** An IANA time zone (platform/time-zones.ts): the user's "today". */
   timezone: Generated<string>;
+  /** 1 for an administrator of the instance (`createuser --admin`, `promote`). */
+  is_admin: Generated<number>;
   /**
    * Moves (by triggers, migration 0007) whenever something the notes pages show this user changes:
    * kept pages are served only while it has not moved.
@@ -172,8 +174,22 @@ export interface ChatMessagesTable {
   created_at: number;
 }
 
+/** What administrators did, to whom, from where: shown at /admin/audit/. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** Null when the actor was the command line, or has since been deleted. */
+  actor_id: number | null;
+  actor_name: string;
+  action: string;
+  target_id: number | null;
+  target_name: string;
+  address: string;
+}
+
 export interface Database {
   users: UsersTable;
+  audit_log: AuditLogTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   groups: GroupsTable;

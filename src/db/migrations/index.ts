@@ -8,6 +8,7 @@ import * as nameKeys from './0006_name_keys.js';
 import * as viewVersions from './0007_view_versions.js';
 import * as sessionAddress from './0011_session_address.js';
 import * as userTimeZone from './0012_user_time_zone.js';
+import * as admin from './0013_admin.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_view_versions': viewVersions,
   '0011_session_address': sessionAddress,
   '0012_user_time_zone': userTimeZone,
+  '0013_admin': admin,
 };

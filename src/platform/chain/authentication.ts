@@ -18,6 +18,8 @@ export interface AuthUser {
   email: string;
   /** IANA time zone: the user's "today" (platform/time-zones.ts). */
   timezone: string;
+  /** An administrator of the instance: may use /admin/. */
+  isAdmin: boolean;
 }
 
 declare module 'fastify' {
@@ -62,14 +64,14 @@ export async function logIn(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: { config: Config; store: SessionStore },
-  user: { id: number; username: string; email: string; password: string; timezone: string },
+  user: { id: number; username: string; email: string; password: string; timezone: string; is_admin: number },
 ): Promise<void> {
   if (request.session) await deps.store.delete(request.session.key);
   const authHash = sessionAuthHash(deps.config.secretKey, user.password);
   const { key, expireDate } = await deps.store.create(user.id, authHash, request.headers['user-agent'] ?? '', Date.now(), request.ip);
   setSessionCookie(reply, deps.config, key, expireDate);
   rotateCsrfSecret(request);
-  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone };
+  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1 };
 }
 
 export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
@@ -91,8 +93,10 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
     reply.redirect(loginUrl(request.url), 302);
   };
   const callerOf = (session: LoadedSession): AuthUser | null => {
-    const { id, username, email, is_active, password, timezone } = session.user;
-    return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password)) ? Object.freeze({ id, username, email, timezone }) : null;
+    const { id, username, email, is_active, is_admin, password, timezone } = session.user;
+    return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password))
+      ? Object.freeze({ id, username, email, timezone, isAdmin: is_admin === 1 })
+      : null;
   };
   app.addHook('preValidation', (request, reply, done) => {
     const session = request.session;

@@ -21,6 +21,7 @@ export interface SessionUser {
   email: string;
   password: string;
   is_active: number;
+  is_admin: number;
   timezone: string;
 }
 
@@ -112,6 +113,7 @@ export class SessionStore {
         'users.email',
         'users.password',
         'users.is_active',
+        'users.is_admin',
         'users.timezone',
         'users.view_version',
         jsonRowsFrom(
@@ -137,7 +139,7 @@ export class SessionStore {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
     }
     const data = JSON.parse(row.session_data) as SessionData;
-    const { id, username, email, password, is_active, timezone } = row;
+    const { id, username, email, password, is_active, is_admin, timezone } = row;
     // PostgreSQL hands back the versions parsed, SQLite as the text of the same array.
     const groups = parseJsonRows<{ id: number; view_version: number }>(row.group_versions);
     const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(groups);
@@ -146,7 +148,7 @@ export class SessionStore {
       key: row.session_key,
       authHash: data._auth_user_hash,
       expireDate: row.expire_date,
-      user: Object.freeze({ id, username, email, password, is_active, timezone }),
+      user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone }),
       viewToken: `${row.view_version}:${groupVersions}`,
       groupIds: Object.freeze(groups.map((group) => group.id)),
     });

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+export interface AdminUserRow {
+  id: number;
+  username: string;
+  email: string;
+  is_active: number;
+  is_admin: number;
+  last_login: number | null;
+  date_joined: number;
+}
+
+export interface AuditEntry {
+  actorId: number | null;
+  actorName: string;
+  action: string;
+  targetId: number | null;
+  targetName: string;
+  address: string;
+}
+
+/** How many audit entries the page shows, newest first. */
+export const AUDIT_PAGE = 200;
+
+export class AdminRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  users(): Promise<AdminUserRow[]> {
+    return this.db.selectFrom('users').select(['id', 'username', 'email', 'is_active', 'is_admin', 'last_login', 'date_joined']).orderBy('username_key').execute();
+  }
+
+  findUser(id: number): Promise<AdminUserRow | undefined> {
+    return this.db.selectFrom('users').select(['id', 'username', 'email', 'is_active', 'is_admin', 'last_login', 'date_joined']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async setActive(id: number, active: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ is_active: active ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async setAdmin(id: number, admin: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async record(entry: AuditEntry, now = Date.now()): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({ at: now, actor_id: entry.actorId, actor_name: entry.actorName, action: entry.action, target_id: entry.targetId, target_name: entry.targetName, address: entry.address })
+      .execute();
+  }
+
+  auditLog() {
+    return this.db.selectFrom('audit_log').selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(AUDIT_PAGE).execute();
+  }
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { SessionStore } from '../../platform/chain/session.js';
+import { AdminRepository, type AdminUserRow } from './repository.js';
+
+/** Who acts, for the audit log: an administrator through the site, or the command line. */
+export interface Actor {
+  id: number | null;
+  name: string;
+  address: string;
+}
+
+export type AdminOutcome = { ok: true; user: AdminUserRow } | { ok: false; reason: 'missing' | 'self' };
+
+/** What an administrator may do to a user; each change is written to the audit log with it, in one transaction. */
+export class AdminService {
+  readonly admin: AdminRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sessions: SessionStore,
+  ) {
+    this.admin = new AdminRepository(db);
+  }
+
+  /**
+   * Deactivates (signs out everywhere at once: every session is deleted and its sockets told) or
+   * reactivates a user. An administrator cannot deactivate themselves: nobody would be left to
+   * undo it from the site.
+   */
+  async setActive(actor: Actor, userId: number, active: boolean): Promise<AdminOutcome> {
+    if (!active && actor.id === userId) return { ok: false, reason: 'self' };
+    const user = await this.db.transaction().execute(async (trx) => {
+      const admin = new AdminRepository(trx);
+      const found = await admin.findUser(userId);
+      if (!found) return null;
+      await admin.setActive(userId, active);
+      await admin.record({ actorId: actor.id, actorName: actor.name, action: active ? 'activate' : 'deactivate', targetId: found.id, targetName: found.username, address: actor.address });
+      return found;
+    });
+    if (!user) return { ok: false, reason: 'missing' };
+    // After the commit: from then on no request of theirs is signed in (the session layer reads
+    // is_active every time); deleting the sessions also closes their chat sockets on every instance.
+    if (!active) await this.sessions.deleteForUser(userId);
+    return { ok: true, user };
+  }
+
+  /** Gives or takes the admin flag (the command line's promote and demote). */
+  async setAdmin(actor: Actor, userId: number, admin: boolean): Promise<AdminOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      const repository = new AdminRepository(trx);
+      const user = await repository.findUser(userId);
+      if (!user) return { ok: false, reason: 'missing' } as const;
+      await repository.setAdmin(userId, admin);
+      await repository.record({ actorId: actor.id, actorName: actor.name, action: admin ? 'promote' : 'demote', targetId: user.id, targetName: user.username, address: actor.address });
+      return { ok: true, user } as const;
+    });
+  }
+}

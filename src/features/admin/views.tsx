@@ -1,0 +1,105 @@
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import { CsrfField } from '../../platform/views/forms.js';
+import { Time } from '../../platform/views/controls.js';
+import type { AdminUserRow } from './repository.js';
+
+interface AuditRow {
+  id: number;
+  at: number;
+  actor_name: string;
+  action: string;
+  target_name: string;
+  address: string;
+}
+
+function AdminNav() {
+  return (
+    <p>
+      <a href="/admin/users/">Users</a> · <a href="/admin/audit/">Audit log</a>
+    </p>
+  );
+}
+
+export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminUserRow[] }) {
+  return (
+    <Layout ctx={ctx} title="Users">
+      <h1>Users</h1>
+      <AdminNav />
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Email</th>
+              <th scope="col">Last sign-in</th>
+              <th scope="col">Status</th>
+              <th scope="col"><span class="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr>
+                <td>
+                  {user.username}
+                  {user.is_admin === 1 ? <strong class="badge">admin</strong> : null}
+                </td>
+                <td>{user.email || '—'}</td>
+                <td>{user.last_login === null ? 'never' : <Time ms={user.last_login} />}</td>
+                <td>{user.is_active === 1 ? 'active' : 'deactivated'}</td>
+                <td>
+                  {user.id === ctx.user!.id ? null : (
+                    <form method="post" action={`/admin/users/${user.id}/${user.is_active === 1 ? 'deactivate' : 'activate'}/`} class="inline">
+                      <CsrfField ctx={ctx} />
+                      <button type="submit" class="secondary outline">
+                        {user.is_active === 1 ? 'Deactivate' : 'Reactivate'}
+                        <span class="visually-hidden"> {user.username}</span>
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Layout>
+  );
+}
+
+export function AuditLogPage({ ctx, entries }: { ctx: ViewContext; entries: AuditRow[] }) {
+  return (
+    <Layout ctx={ctx} title="Audit log">
+      <h1>Audit log</h1>
+      <AdminNav />
+      {entries.length === 0 ? (
+        <p>No administrator has done anything yet.</p>
+      ) : (
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Whom</th>
+                <th scope="col">From</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr>
+                  <td><Time ms={entry.at} /></td>
+                  <td>{entry.actor_name}</td>
+                  <td>{entry.action}</td>
+                  <td>{entry.target_name}</td>
+                  <td>{entry.address}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Layout>
+  );
+}
