@@ -4,7 +4,8 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
-import { BENCH_SECRET, compareWithBare, scratch, startApp } from './lib.js';
+import { BENCH_SECRET, scratch, startApp } from './lib.js';
+import { compareWithBare } from './rounds.js';
 import { STORM_CLIENTS, loginStorm } from './storm.js';
 import { identityKey } from '../src/platform/identity-key.js';
 

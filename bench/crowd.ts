@@ -1,10 +1,10 @@
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import { Redis } from 'ioredis';
 import { CROWD_CSRF, type CrowdUser, GROUP_SIZE, NOTES_EACH, USERS, seedCrowd } from './crowd-seed.js';
 import { type WriteRound, type Writers, startWriters } from './crowd-writers.js';
-import { type Measurement, type Round, type RunningProcess, alternateRuns, measure, scratch, scratchPostgres, startApp, startBare, summarize } from './lib.js';
+import { ALL_CONFIGURATIONS, type Configuration, chosenConfigurations } from './configs.js';
+import { type Measurement, type RunningProcess, measure, scratch, startApp, startBare, summarize } from './lib.js';
+import { type Round, alternateRuns } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
 
 // The crowd benchmark (issue 17), the figure that counts: 60 users read while others write, as
@@ -25,45 +25,6 @@ const WRITERS = 8;
 const EDITS_PER_SECOND = 10;
 const CHAT_PER_SECOND = 5;
 const CHATTERS_PER_GROUP = 2;
-const POSTGRES_SERVER = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-interface Configuration {
-  label: string;
-  /** A fresh database, the app's environment for it, and what removes it. */
-  prepare(dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
-}
-
-const CONFIGURATIONS: Record<string, Configuration> = {
-  sqlite: { label: 'SQLite, as shipped', prepare: async (dir) => ({ env: { DATABASE_URL: `sqlite:${join(dir, 'crowd.sqlite3')}` }, drop: async () => {} }) },
-  'sqlite-uncached': {
-    label: 'SQLite, `PAGE_CACHE_MB=0`',
-    prepare: async (dir) => ({ env: { DATABASE_URL: `sqlite:${join(dir, 'crowd-uncached.sqlite3')}`, PAGE_CACHE_MB: '0' }, drop: async () => {} }),
-  },
-  postgres: {
-    label: 'PostgreSQL + Redis',
-    async prepare() {
-      await checkRedis();
-      const database = await scratchPostgres(POSTGRES_SERVER);
-      // A prefix of this run's own: the channels of another deployment on this Redis stay apart.
-      const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: `groupnotes-bench-${process.pid}-${Date.now()}:` };
-      return { env, drop: database.drop };
-    },
-  },
-};
-
-/** Without Redis the app would start anyway and serve local sockets only: fail instead. */
-async function checkRedis(): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    throw new Error(`Redis at ${REDIS_URL} does not answer (${(error as Error).message}); set BENCH_REDIS_URL`, { cause: error });
-  } finally {
-    redis.disconnect();
-  }
-}
 
 type CrowdMeasurement = Measurement & { writes: WriteRound };
 
@@ -134,7 +95,7 @@ function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number):
 
 async function runConfiguration(configuration: Configuration, dir: string): Promise<Row> {
   console.log(`\n### ${configuration.label}`);
-  const { env, drop } = await configuration.prepare(dir);
+  const { env, drop } = await configuration.prepare(dir, `crowd-${configuration.name}`);
   let app: RunningProcess | undefined;
   let bare: RunningProcess | undefined;
   let writers: Writers | undefined;
@@ -203,9 +164,7 @@ function printTable(rows: Row[]): void {
 }
 
 export async function run(): Promise<void> {
-  const names = (process.env.BENCH_CONFIGS ?? Object.keys(CONFIGURATIONS).join(',')).split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !CONFIGURATIONS[name]);
-  if (unknown.length) throw new Error(`unknown BENCH_CONFIGS ${unknown.join(', ')} (known: ${Object.keys(CONFIGURATIONS).join(', ')})`);
+  const configurations = chosenConfigurations(ALL_CONFIGURATIONS);
   const each = Math.max(1, Math.round(SECONDS / ROUNDS));
   console.log(
     `\n## Crowd: ${USERS} users in groups of ${GROUP_SIZE}, ${NOTES_EACH} notes each (every third in the group); ${CONNECTIONS} connections read ` +
@@ -219,7 +178,7 @@ export async function run(): Promise<void> {
   const rows: Row[] = [];
   const { dir, cleanup } = scratch();
   try {
-    for (const name of names) rows.push(await runConfiguration(CONFIGURATIONS[name]!, dir));
+    for (const configuration of configurations) rows.push(await runConfiguration(configuration, dir));
   } finally {
     cleanup();
   }

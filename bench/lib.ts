@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { SERVE_V8_FLAGS } from '../src/cluster.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -24,39 +22,6 @@ export interface Measurement {
 export function scratch(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'groupnotes-bench-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/**
- * A new PostgreSQL database on the server of `serverUrl` (any database of it), for one
- * benchmark's run: its URL, and drop() to remove it (once the app's connections have closed).
- */
-export async function scratchPostgres(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `groupnotes_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin((client) => client.query(`create database ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () =>
-      admin(async (client) => {
-        // The app's pool may still be closing its connections: give them a moment, then force.
-        for (let waited = 0; waited < 5000; waited += 100) {
-          const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (rows[0]?.n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        await client.query(`drop database if exists ${name} with (force)`);
-      }),
-  };
 }
 
 async function waitForPort(child: ChildProcess, pattern: RegExp, what: string): Promise<number> {
@@ -250,102 +215,4 @@ export function summarize(latencies: number[], seconds: number): Measurement {
 export function formatRow(label: string, m: Measurement): string {
   const problems = m.errors || m.non2xx ? `  (${m.errors} errors, ${m.non2xx} non-2xx)` : '';
   return `  ${label.padEnd(44)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(1).padStart(5)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms${problems}`;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-export interface Comparison {
-  /** Requests/s averaged over the rounds; p50 and p99 the median round's. */
-  ours: Measurement;
-  baseline: Measurement;
-  /** The median of the rounds' ratios of our requests/s to bare node's. */
-  share: number;
-}
-
-export interface Round<T extends Measurement = Measurement> {
-  ours: T;
-  baseline: Measurement;
-}
-
-/**
- * The app and the bare baseline in alternating rounds (`rounds` of each, `seconds` in all for
- * each, the order swapped every round), compared round by round: this VM's speed wanders by a
- * fifth from one minute to the next, and a 10-second run of each, one after the other, measured
- * that as much as the servers. `runOurs` and `runBare` load their server for the seconds given;
- * a warm-up of each comes first. `onRound`, when given, sees every round as it ends.
- */
-export async function alternateRuns<T extends Measurement>(
-  runOurs: (seconds: number) => Promise<T>,
-  runBare: (seconds: number) => Promise<Measurement>,
-  { rounds = 4, seconds = 12, warmUp = 2, onRound }: { rounds?: number; seconds?: number; warmUp?: number; onRound?: (round: Round<T>, index: number) => void } = {},
-): Promise<Comparison & { rounds: Round<T>[] }> {
-  await runOurs(warmUp);
-  await runBare(1);
-  const each = Math.max(1, Math.round(seconds / rounds));
-  const results: Round<T>[] = [];
-  for (let index = 0; index < rounds; index++) {
-    let round: Round<T>;
-    if (index % 2 === 0) {
-      const ours = await runOurs(each);
-      round = { ours, baseline: await runBare(each) };
-    } else {
-      const baseline = await runBare(each);
-      round = { ours: await runOurs(each), baseline };
-    }
-    results.push(round);
-    onRound?.(round, index);
-  }
-  const combine = (all: Measurement[]): Measurement => ({
-    rps: all.reduce((sum, m) => sum + m.rps, 0) / all.length,
-    p50: median(all.map((m) => m.p50)),
-    p99: median(all.map((m) => m.p99)),
-    errors: all.reduce((sum, m) => sum + m.errors, 0),
-    non2xx: all.reduce((sum, m) => sum + m.non2xx, 0),
-  });
-  return {
-    ours: combine(results.map((r) => r.ours)),
-    baseline: combine(results.map((r) => r.baseline)),
-    share: median(results.map((r) => r.ours.rps / r.baseline.rps)),
-    rounds: results,
-  };
-}
-
-/** One URL on the app against the bare baseline, in alternating rounds (alternateRuns). */
-export function alternate(
-  ours: { url: string; headers?: Record<string, string> },
-  bare: { url: string },
-  options: { rounds?: number; seconds?: number } = {},
-): Promise<Comparison & { rounds: Round[] }> {
-  return alternateRuns(
-    (duration) => measure(ours.url, { headers: ours.headers, duration }),
-    (duration) => measure(bare.url, { duration }),
-    options,
-  );
-}
-
-/** Prints a comparison: both servers, every round, the share of bare node's rate. */
-export function printComparison(label: string, bytes: number, { ours, baseline, share, rounds }: Awaited<ReturnType<typeof alternate>>): void {
-  console.log(formatRow(`${label} (groupnotes)`, ours));
-  console.log(formatRow(`${label} (bare node:http, same ${bytes} bytes)`, baseline));
-  const each = rounds.map((r) => `${((r.ours.rps / r.baseline.rps) * 100).toFixed(0)}% p99 ${r.ours.p99}/${r.baseline.p99}`).join(', ');
-  console.log(`  ${label}: ${(share * 100).toFixed(1)}% of bare node:http (rounds: ${each} ms)`);
-}
-
-/** Runs `path` on the app and the same bytes on the bare baseline, alternating; prints both and the ratio. */
-export async function compareWithBare(label: string, app: RunningProcess, path: string, headers: Record<string, string>, dir: string): Promise<Comparison> {
-  const page = await fetch(app.url + path, { headers });
-  if (page.status !== 200) throw new Error(`${label}: ${path} answered ${page.status}`);
-  const body = await page.text();
-  const bare = await startBare(body, dir, page.headers.get('content-type') ?? undefined);
-  try {
-    const result = await alternate({ url: app.url + path, headers }, { url: `${bare.url}/` });
-    printComparison(label, body.length, result);
-    return result;
-  } finally {
-    await bare.stop();
-  }
 }

@@ -1,16 +1,17 @@
-import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import type { Database } from '../src/db/schema.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { identityKey } from '../src/platform/identity-key.js';
+import { insertInBatches, withNoteIndexesAside } from './bulk-load.js';
 
 export const BENCH_PASSWORD = 'bench-password-123';
 export const BENCH_ITERATIONS = 1000;
-/** The searched word: in about one note in twenty (five text parts, 1% each), like a real topic word. */
-export const SEARCH_WORD = 'word';
-const BATCH = 500;
+/** A rare searched word: in about one note in twenty (five text parts, 1% each), like a real topic word. */
+export const RARE_WORD = 'word';
+/** A common searched word: in a quarter of the notes, so a page of matches is found at once but they are many. */
+export const COMMON_WORD = 'common';
 
 /** A deterministic pseudo-random sequence, so every run seeds the same data. */
 export function random(seed: number): () => number {
@@ -29,14 +30,9 @@ export function vocabulary(size: number, next: () => number): string[] {
     const length = 2 + Math.floor(next() * 3);
     words.add(Array.from({ length }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''));
   }
-  words.delete(SEARCH_WORD);
+  words.delete(RARE_WORD);
+  words.delete(COMMON_WORD);
   return [...words];
-}
-
-async function insertInBatches<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: Record<string, unknown>[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += BATCH) {
-    await db.insertInto(table).values(rows.slice(start, start + BATCH) as never).execute();
-  }
 }
 
 /**
@@ -78,7 +74,7 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
 
     const text = (count: number) => {
       const picked = Array.from({ length: count }, () => words[Math.floor(next() * words.length)]!);
-      if (next() < 0.01) picked[Math.floor(next() * count)] = SEARCH_WORD;
+      if (next() < 0.01) picked[Math.floor(next() * count)] = RARE_WORD;
       return picked.join(' ');
     };
     // Interleaved as real use would: every source writes now and then, none owns a block of ids.
@@ -91,7 +87,8 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
     const cycle = sources.flatMap((source) => Array.from({ length: source.share }, () => source));
     const owners = Array.from({ length: visible * 1.5 }, (_, i) => cycle[i % cycle.length]!);
     const notes = owners.map(({ owner, group }, i) => {
-      const content = `# ${text(3)}\n\n${text(60)}\n\n- ${text(8)}\n- ${text(8)}`;
+      const body = next() < 0.25 ? `${text(30)} ${COMMON_WORD} ${text(30)}` : text(60);
+      const content = `# ${text(3)}\n\n${body}\n\n- ${text(8)}\n- ${text(8)}`;
       return {
         owner_id: owner,
         title: `${text(4)} ${i}`,
@@ -106,11 +103,15 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
         updated_at: now - Math.floor(next() * 365 * 86_400_000),
       };
     });
-    await insertInBatches(trx, 'notes', notes);
+    await withNoteIndexesAside(trx, handle.dialect, () => insertInBatches(trx, 'notes', notes));
     const readerNotes = await trx.selectFrom('notes').select('id').where('owner_id', '=', reader).execute();
     const links = readerNotes.flatMap(({ id }) => (next() < 0.6 ? [{ note_id: id, tag_id: tags[Math.floor(next() * tags.length)]!.id }] : []));
     await insertInBatches(trx, 'note_tags', links);
   });
+  // A real instance's notes arrive over months, and PostgreSQL's autovacuum analyzes the table
+  // (and sets its visibility map) as it grows; a bulk load has to ask, or the planner would see
+  // an empty table.
+  if (handle.dialect === 'postgres') await sql`vacuum analyze`.execute(db);
   await handle.close();
   return 'reader';
 }

@@ -5,6 +5,14 @@ import type pg from 'pg';
 /** Distinct statements one PostgreSQL connection keeps prepared; the app sends far fewer. */
 export const PREPARED_PER_CONNECTION = 200;
 
+/**
+ * Marks a statement whose best plan depends on its parameters' values (how many notes hold a
+ * search word), which a prepared statement cannot follow: after five executions PostgreSQL may
+ * settle on one generic plan, costed for a value it has not seen. A statement whose text holds
+ * this comment is sent unnamed, so it is planned for its values every time.
+ */
+export const PLAN_FOR_VALUES = '/* planned for its values */';
+
 /** Statements worth preparing: parameterised reads and writes (not DDL, BEGIN, EXPLAIN or scripts). */
 const PREPARABLE = /^\s*\(?\s*(select|insert|update|delete|with)\b/i;
 const BEGINS = /^\s*(begin|start transaction)\b/i;
@@ -54,7 +62,7 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient {
     query: ((source: unknown, parameters?: ReadonlyArray<unknown>) => {
       if (typeof source === 'string' && BEGINS.test(source)) inTransaction = true;
       if (typeof source === 'string' && ENDS.test(source)) inTransaction = false;
-      if (typeof source !== 'string' || !parameters || parameters.length === 0 || !PREPARABLE.test(source)) {
+      if (typeof source !== 'string' || !parameters || parameters.length === 0 || !PREPARABLE.test(source) || source.includes(PLAN_FOR_VALUES)) {
         return parameters === undefined ? query(source as never) : query(source as string, parameters);
       }
       return send(source, parameters);

@@ -4,7 +4,7 @@ import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '.
 import { createNote, createTag } from '../../test/notes-factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { type DatabaseHandle, openDatabase } from './database.js';
-import { PREPARED_PER_CONNECTION } from './pg-prepared.js';
+import { PLAN_FOR_VALUES, PREPARED_PER_CONNECTION } from './pg-prepared.js';
 import type { Database } from './schema.js';
 import { isOneOf } from './id-lists.js';
 
@@ -92,6 +92,17 @@ describe('prepared statements per connection', () => {
     });
     expect((await sql<{ id: number }>`select id from scratch where id = ${1}`.execute(database.db)).rows).toEqual([{ id: 1 }]);
     if (database.dialect === 'postgres') expect((await preparedOn(database)).length).toBe(PREPARED_PER_CONNECTION);
+  });
+
+  it('a statement marked PLAN_FOR_VALUES is never prepared: planned for its values each time', async () => {
+    const fresh = openDatabase(testDb.url, { poolSize: 1 });
+    onTestFinished(() => fresh.close());
+    for (let i = 0; i < 3; i += 1) {
+      const { rows } = await sql<{ value: number }>`select ${sql.raw(PLAN_FOR_VALUES)} cast(${i} as integer) * 2 as value`.execute(fresh.db);
+      expect(rows).toEqual([{ value: 2 * i }]);
+    }
+    await sql`select cast(${1} as integer) as plain`.execute(fresh.db);
+    if (fresh.dialect === 'postgres') expect(await preparedOn(fresh)).toEqual(['select cast($1 as integer) as plain']);
   });
 
   it('a table changed by another instance (a migration) does not break the statements prepared here', async () => {

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database } from '../../db/schema.js';
 
@@ -74,15 +73,5 @@ export class NoteDetailsReader {
   /** A row as the views take it, its tags parsed. */
   static noteRow<R extends Omit<NoteRow, 'tags'> & { tags: unknown }>(row: R): Omit<R, 'tags'> & { tags: TagChip[] } {
     return { ...row, tags: parseJsonRows<TagChip>(row.tags) };
-  }
-
-  /** Rows in the order of `ids`. */
-  async rowsFor(ids: number[]): Promise<NoteRow[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.query()
-      .where((eb) => isOneOf(this.db, eb.ref('notes.id'), ids))
-      .execute();
-    const byId = new Map(rows.map((row) => [row.id, NoteDetailsReader.noteRow(row)]));
-    return ids.map((id) => byId.get(id)).filter((row): row is NoteRow => row !== undefined);
   }
 }

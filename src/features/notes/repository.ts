@@ -161,11 +161,15 @@ export class NotesRepository {
       .offset(offset);
   }
 
-  /** Full-text search over title and content of the visible notes, newest first (see search.ts). */
+  /**
+   * Full-text search over title and content of the visible notes, newest first (see search.ts),
+   * with their details, in one query as the list is.
+   */
   async searchVisiblePage(userId: number, terms: string[], filters: NoteFilters, page: number): Promise<NotePage> {
     const query = this.searchPageQuery(userId, terms, filters, page);
-    const rows = query ? await query.execute() : [];
-    return this.pageOf(rows.map((row) => row.id), page);
+    if (!query) return { notes: [], page, hasNext: false };
+    const rows = await this.details.query().innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
+    return { notes: rows.slice(0, PAGE_SIZE).map((row) => NoteDetailsReader.noteRow(row)), page, hasNext: rows.length > PAGE_SIZE };
   }
 
   /** The query behind searchVisiblePage (null when there is no word to search for). */
@@ -173,7 +177,7 @@ export class NotesRepository {
     let scope = this.visibleNotes(userId).where('notes.is_archived', '=', filters.archived ? 1 : 0);
     if (filters.notebookId !== undefined) scope = scope.where('notes.notebook_id', '=', filters.notebookId);
     if (filters.tagId !== undefined) scope = scope.where('notes.id', 'in', this.taggedNoteIds(filters.tagId));
-    return matchingNotesQuery(this.dialect, scope, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+    return matchingNotesQuery(this.db, this.dialect, scope, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
   }
 
   /**
@@ -254,11 +258,6 @@ export class NotesRepository {
 
   private taggedNoteIds(tagId: number) {
     return this.db.selectFrom('note_tags').select('note_tags.note_id').where('note_tags.tag_id', '=', tagId);
-  }
-
-  private async pageOf(ids: number[], page: number): Promise<NotePage> {
-    const hasNext = ids.length > PAGE_SIZE;
-    return { notes: await this.details.rowsFor(ids.slice(0, PAGE_SIZE)), page, hasNext };
   }
 }
 

@@ -45,6 +45,19 @@ describe('round trips per page', () => {
     expect(queries).toBe(2);
   });
 
+  it('a search page takes two queries: session, the matching page with its details and tags', async () => {
+    await browser.get('/notes/?q=own+tagged');
+    let body = '';
+    const queries = await counter.during(async () => {
+      const response = await browser.get('/notes/?q=own+tagged');
+      expect(response.statusCode).toBe(200);
+      body = response.body;
+    });
+    expect(body).toContain('My own tagged note');
+    expect(body).toContain('mine-tag');
+    expect(queries).toBe(2);
+  });
+
   it('a note page takes two queries: session, the note with its details and tags (own note or a group\'s)', async () => {
     for (const [note, shown] of [[ownNote, 'mine-tag'], [groupNote, 'Shared with the group']] as const) {
       let body = '';

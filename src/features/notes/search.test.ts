@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, createTag } from '../../../test/notes-factories.js';
-import { fts5Query, searchTerms, tsQuery } from './search.js';
+import { RECENT_WINDOW, fts5Query, searchTerms, tsQuery } from './search.js';
 
 // Runs on SQLite (FTS5) and, with DATABASE_URL=postgres://..., on PostgreSQL (tsvector + GIN).
 
@@ -60,6 +60,21 @@ describe('full-text search', () => {
     expect(first).toHaveLength(50);
     expect([...first, ...secondIds].sort((a, b) => a - b)).toEqual(ids);
     expect((await me.browser.get('/notes/?q=kumquat')).body).toContain('href="/notes/?q=kumquat&amp;page=2"');
+  });
+
+  it('pages in order across the newest notes and older ones (PostgreSQL searches the newest RECENT_WINDOW first)', async () => {
+    const oldest = await createNote(t.db, me.user, { title: 'Ocelot from long ago' });
+    const now = Date.now();
+    const filler = Array.from({ length: RECENT_WINDOW }, (_, i) => ({
+      owner_id: stranger.id, title: `filler ${i}`, content: 'ocelot', excerpt: 'ocelot', created_at: now, updated_at: now,
+    }));
+    for (let start = 0; start < filler.length; start += 1000) await t.db.insertInto('notes').values(filler.slice(start, start + 1000)).execute();
+    const recent: number[] = [];
+    for (let i = 0; i < 60; i += 1) recent.push((await createNote(t.db, me.user, { title: `Ocelot ${i}` })).id);
+    const ids = async (page: number) => [...(await me.browser.get(`/notes/?q=ocelot&page=${page}`)).body.matchAll(/<h2 class="note-title"><a href="\/notes\/(\d+)\/">/g)].map((m) => Number(m[1]));
+    const newestFirst = [...recent].reverse();
+    expect(await ids(1)).toEqual(newestFirst.slice(0, 50));
+    expect(await ids(2)).toEqual([...newestFirst.slice(50), oldest.id]);
   });
 
   it('keeps the tag and archive filters', async () => {
