@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { type ChatClient, connectChat, listen, refusedStatus } from '../../../test/ws.js';
+import { sessionKeyId } from '../../platform/chain/session.js';
 
 const TRUSTED = 'https://tunnel.example';
 let t: TestApp;
@@ -136,13 +137,15 @@ describe('a member connected to the chat', () => {
   });
 });
 
+/** The socket closes with 4403 within `ms`. */
+async function closedWithin(client: ChatClient, ms = 1000) {
+  const started = Date.now();
+  const closed = await Promise.race([client.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
+  expect(closed?.code).toBe(4403);
+  expect(Date.now() - started).toBeLessThan(ms);
+}
+
 describe('access changes close the socket with 4403 within a second', () => {
-  const closedWithin = async (client: ChatClient, ms = 1000) => {
-    const started = Date.now();
-    const closed = await Promise.race([client.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
-    expect(closed?.code).toBe(4403);
-    expect(Date.now() - started).toBeLessThan(ms);
-  };
 
   it('when the owner removes the member', async () => {
     const { a, b, group } = await groupOfTwo();
@@ -188,6 +191,37 @@ describe('access changes close the socket with 4403 within a second', () => {
     await closedWithin(there);
     expect(here.ws.readyState).toBe(here.ws.OPEN);
     here.close();
+  });
+});
+
+describe('the sockets of a session ended elsewhere close at once', () => {
+  it('when that one session is ended from "my sessions", and not the others', async () => {
+    const { a, group } = await groupOfTwo();
+    const secondBrowser = new TestBrowser(t.app);
+    await secondBrowser.login(a.user.username);
+    const secondKey = secondBrowser.cookies.get('sessionid')!;
+    const here = await connectChat(address, chatPath(group.id), { sessionKey: a.sessionKey });
+    const there = await connectChat(address, chatPath(group.id), { sessionKey: secondKey });
+    expect((await a.browser.post(`/accounts/sessions/${sessionKeyId(secondKey)}/delete/`)).statusCode).toBe(302);
+    await closedWithin(there);
+    expect(here.ws.readyState).toBe(here.ws.OPEN);
+    here.close();
+  });
+
+  it('when an administrator deactivates the user: every session of theirs', async () => {
+    const { a, b, group } = await groupOfTwo();
+    const admin = await member();
+    await t.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', admin.user.id).execute();
+    const secondBrowser = new TestBrowser(t.app);
+    await secondBrowser.login(b.user.username);
+    const bob = await connectChat(address, chatPath(group.id), { sessionKey: b.sessionKey });
+    const bobElsewhere = await connectChat(address, chatPath(group.id), { sessionKey: secondBrowser.cookies.get('sessionid') });
+    const alice = await connectChat(address, chatPath(group.id), { sessionKey: a.sessionKey });
+    expect((await admin.browser.post(`/admin/users/${b.user.id}/deactivate/`)).statusCode).toBe(302);
+    await closedWithin(bob);
+    await closedWithin(bobElsewhere);
+    expect(alice.ws.readyState).toBe(alice.ws.OPEN);
+    alice.close();
   });
 });
 
