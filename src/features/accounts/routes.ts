@@ -7,6 +7,7 @@ import { viewContext } from '../../platform/views/render.js';
 import { loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
+import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
 import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
 import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
@@ -59,6 +60,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     if (!user) return showLogin(request, reply, 400, { ...shown, errors: { __all__: [WRONG_CREDENTIALS, ...triesLeft(attempt)] } });
     await throttle.release(attempt);
     await throttle.forgive(usernameScope(username));
+    if (user.totp_enabled === 1) return askForCode(reply, config, user, safeNextPath(next, AFTER_LOGIN));
     await logIn(request, reply, { config, store: sessions }, user);
     return reply.redirect(safeNextPath(next, AFTER_LOGIN), 302);
   });
@@ -127,4 +129,6 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     request.flash(ended.length === 1 ? 'One other session was ended.' : `${ended.length} other sessions were ended.`);
     return reply.redirect('/accounts/sessions/', 302);
   });
+
+  await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN });
 };

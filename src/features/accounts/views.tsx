@@ -75,6 +75,9 @@ export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
         <p>
           <a href="/accounts/sessions/">See where you are logged in</a>
         </p>
+        <p>
+          <a href="/accounts/2fa/">Two-factor sign-in</a>
+        </p>
       </article>
     </Layout>
   );
@@ -134,6 +137,9 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
       ) : (
         <p>This is your only session.</p>
       )}
+      <p>
+        <a href="/accounts/2fa/">Two-factor sign-in</a>: ask for a code from your phone after the password.
+      </p>
     </Layout>
   );
 }
