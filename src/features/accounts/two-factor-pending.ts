@@ -69,6 +69,11 @@ export function provenWithCurrentPassword(pending: PendingSignIn, config: Config
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
+/** Whether the browser sent a pending sign-in at all, valid or not. */
+export function hasPendingCookie(request: FastifyRequest): boolean {
+  return request.cookies[COOKIE] !== undefined;
+}
+
 export function endPendingSignIn(reply: FastifyReply, config: Config): void {
   reply.clearCookie(COOKIE, cookieOptions(config));
 }

@@ -15,11 +15,13 @@ export class TwoFactorRepository {
   }
 
   /**
-   * The secret to enrol with: the one already stored, else `fresh`, stored in the same statement
-   * that checks there is none, so two open tabs show the same QR code.
+   * The secret to enrol with: the one already stored, else a `fresh` one, stored by the statement
+   * that checks there is none, so two tabs opened at once show the same QR code.
    */
-  async secretForEnrolment(userId: number, fresh: string): Promise<TwoFactorState | undefined> {
-    await this.db.updateTable('users').set({ totp_secret: fresh }).where('id', '=', userId).where('totp_secret', 'is', null).execute();
+  async secretForEnrolment(userId: number, fresh: () => string): Promise<TwoFactorState | undefined> {
+    const state = await this.findState(userId);
+    if (!state || state.totp_secret !== null) return state;
+    await this.db.updateTable('users').set({ totp_secret: fresh() }).where('id', '=', userId).where('totp_secret', 'is', null).execute();
     return this.findState(userId);
   }
 

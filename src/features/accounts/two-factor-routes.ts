@@ -11,7 +11,7 @@ import { viewContext } from '../../platform/views/render.js';
 import { UsersRepository } from './repository.js';
 import { safeNextPath } from './safe-next.js';
 import { type Attempt, type AttemptThrottle, LOGIN_WINDOW_MS, type Limit, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_USERNAME, waitInMinutes } from './throttle.js';
-import { LOGIN_CODE_PATH, endPendingSignIn, pendingSignIn, provenWithCurrentPassword, startPendingSignIn } from './two-factor-pending.js';
+import { LOGIN_CODE_PATH, endPendingSignIn, hasPendingCookie, pendingSignIn, provenWithCurrentPassword, startPendingSignIn } from './two-factor-pending.js';
 import { TwoFactorService } from './two-factor-service.js';
 import { LoginCodePage, RecoveryCodesPage, TwoFactorOnPage, TwoFactorSetupPage } from './two-factor-views.js';
 
@@ -110,8 +110,10 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
   };
 
   const startAgain = (request: FastifyRequest, reply: FastifyReply) => {
-    endPendingSignIn(reply, config);
-    request.flash('Your sign-in timed out. Please log in again.', 'info');
+    if (hasPendingCookie(request)) {
+      endPendingSignIn(reply, config);
+      request.flash('Your sign-in timed out. Please log in again.', 'info');
+    }
     return reply.redirect('/accounts/login/', 302);
   };
 

@@ -28,7 +28,7 @@ export class TwoFactorService {
 
   /** What the 2FA page shows: the secret to scan while it is off, the recovery codes left once it is on. */
   async enrolment(user: { id: number; username: string }): Promise<Enrolment> {
-    const state = await this.repository.secretForEnrolment(user.id, newTotpSecret());
+    const state = await this.repository.secretForEnrolment(user.id, newTotpSecret);
     if (!state?.totp_secret) throw new NotFound();
     if (state.totp_enabled === 1) return { enabled: true, recoveryCodesLeft: await this.repository.countRecoveryCodes(user.id) };
     const uri = totpUri(state.totp_secret, user.username);
