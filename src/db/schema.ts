@@ -24,6 +24,12 @@ export interface UsersTable {
    * kept pages are served only while it has not moved.
    */
   view_version: Generated<number>;
+  /** Base32 TOTP secret (migration 0010): set when enrolment starts, kept while 2FA is on. */
+  totp_secret: string | null;
+  /** 1 once a code from the secret was confirmed: sign-in then asks for a code. */
+  totp_enabled: Generated<number>;
+  /** The last TOTP time step a code was accepted at: codes at it or before are refused (no replay). */
+  totp_last_step: number | null;
 }
 
 export interface SessionsTable {
@@ -42,13 +48,20 @@ export interface SessionsTable {
 
 /**
  * Throttled attempts (features/accounts/throttle.ts), each reserved before its password hash:
- * failed or in-flight logins, registrations and password-change checks, despite the table's name.
+ * failed or in-flight logins, registrations, password-change checks and two-factor codes, despite the table's name.
  */
 export interface LoginFailuresTable {
   id: Generated<number>;
-  /** `user:<identityKey(username)>`, `ip:<address>`, `register:<address>` or `password-change:<user id>`. */
+  /** `user:<identityKey(username)>`, `ip:<address>`, `register:<address>`, `password-change:<user id>`, `2fa:<user id>` or `2fa-ip:<address>`. */
   scope: string;
   at: number;
+}
+
+/** One-use recovery codes for two-factor sign-in: SHA-256 of the code; the row goes when it is used. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
 }
 
 export interface GroupsTable {
@@ -192,6 +205,7 @@ export interface Database {
   audit_log: AuditLogTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  recovery_codes: RecoveryCodesTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   notebooks: NotebooksTable;

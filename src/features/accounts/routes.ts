@@ -8,6 +8,7 @@ import { viewContext } from '../../platform/views/render.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
+import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
 import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
 import { AccountPage, LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
@@ -60,6 +61,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     if (!user) return showLogin(request, reply, 400, { ...shown, errors: { __all__: [WRONG_CREDENTIALS, ...triesLeft(attempt)] } });
     await throttle.release(attempt);
     await throttle.forgive(usernameScope(username));
+    if (user.totp_enabled === 1) return askForCode(reply, config, user, safeNextPath(next, AFTER_LOGIN));
     await logIn(request, reply, { config, store: sessions }, user);
     return reply.redirect(safeNextPath(next, AFTER_LOGIN), 302);
   });
@@ -154,4 +156,6 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     request.flash('That session was ended.');
     return reply.redirect('/accounts/sessions/', 302);
   });
+
+  await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN });
 };

@@ -78,6 +78,9 @@ export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
         <p>
           <a href="/accounts/sessions/">See where you are logged in</a>
         </p>
+        <p>
+          <a href="/accounts/2fa/">Two-factor sign-in</a>
+        </p>
       </article>
     </Layout>
   );
@@ -150,6 +153,9 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
       ) : (
         <p>This is your only session.</p>
       )}
+      <p>
+        <a href="/accounts/2fa/">Two-factor sign-in</a>: ask for a code from your phone after the password.
+      </p>
     </Layout>
   );
 }
@@ -171,6 +177,7 @@ export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; va
         <ul>
           <li><a href="/accounts/sessions/">Where you are logged in</a></li>
           <li><a href="/accounts/password_change/">Change your password</a></li>
+          <li><a href="/accounts/2fa/">Two-factor sign-in</a></li>
         </ul>
       </article>
     </Layout>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { DEFAULT_PASSWORD, type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { adminCommands } from '../../cli/admin-commands.js';
 import type { User } from '../../db/schema.js';
 
@@ -52,6 +52,21 @@ describe('administrators', () => {
     expect(audit.body).toContain(user.username);
   });
 
+  it('turn off a user’s two-factor sign-in: secret and recovery codes gone, password alone signs in, one audit entry', async () => {
+    const { user, browser } = await loggedIn(t);
+    await t.db.updateTable('users').set({ totp_enabled: 1, totp_secret: 'JBSWY3DPEHPK3PXP', totp_last_step: 1 }).where('id', '=', user.id).execute();
+    await t.db.insertInto('recovery_codes').values({ user_id: user.id, code_hash: 'x'.repeat(64) }).execute();
+    expect((await admin.browser.get('/admin/users/')).body).toContain(`action="/admin/users/${user.id}/disable-2fa/"`);
+    expect((await admin.browser.post(`/admin/users/${user.id}/disable-2fa/`)).statusCode).toBe(302);
+    const row = await t.db.selectFrom('users').select(['totp_enabled', 'totp_secret']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ totp_enabled: 0, totp_secret: null });
+    expect(await t.db.selectFrom('recovery_codes').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    const login = await new TestBrowser(t.app).post('/accounts/login/', { username: user.username, password: DEFAULT_PASSWORD });
+    expect(login.headers.location).toBe('/notes/');
+    expect((await auditFor(user.id)).map((entry) => entry.action)).toEqual(['disable-2fa']);
+    expect((await browser.get('/notes/')).statusCode).toBe(200);
+  });
+
   it('cannot deactivate themselves, and an unknown user is a 404; neither is logged', async () => {
     expect((await admin.browser.post(`/admin/users/${admin.user.id}/deactivate/`)).statusCode).toBe(302);
     expect(await isActive(admin.user.id)).toBe(1);
@@ -66,10 +81,12 @@ describe('everyone else', () => {
     const { browser } = await loggedIn(t);
     const target = await createUser(t.db);
     for (const path of ['/admin/users/', '/admin/audit/']) expect((await browser.get(path)).statusCode, path).toBe(404);
-    for (const action of ['deactivate', 'activate']) {
+    await t.db.updateTable('users').set({ totp_enabled: 1, totp_secret: 'JBSWY3DPEHPK3PXP' }).where('id', '=', target.id).execute();
+    for (const action of ['deactivate', 'activate', 'disable-2fa']) {
       expect((await browser.post(`/admin/users/${target.id}/${action}/`)).statusCode, action).toBe(404);
     }
     expect(await isActive(target.id)).toBe(1);
+    expect((await t.db.selectFrom('users').select('totp_enabled').where('id', '=', target.id).executeTakeFirstOrThrow()).totp_enabled).toBe(1);
     expect(await auditFor(target.id)).toEqual([]);
   });
 

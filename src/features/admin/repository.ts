@@ -7,6 +7,7 @@ export interface AdminUserRow {
   email: string;
   is_active: number;
   is_admin: number;
+  totp_enabled: number;
   last_login: number | null;
   date_joined: number;
 }
@@ -27,15 +28,21 @@ export class AdminRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   users(): Promise<AdminUserRow[]> {
-    return this.db.selectFrom('users').select(['id', 'username', 'email', 'is_active', 'is_admin', 'last_login', 'date_joined']).orderBy('username_key').execute();
+    return this.db.selectFrom('users').select(['id', 'username', 'email', 'is_active', 'is_admin', 'totp_enabled', 'last_login', 'date_joined']).orderBy('username_key').execute();
   }
 
   findUser(id: number): Promise<AdminUserRow | undefined> {
-    return this.db.selectFrom('users').select(['id', 'username', 'email', 'is_active', 'is_admin', 'last_login', 'date_joined']).where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('users').select(['id', 'username', 'email', 'is_active', 'is_admin', 'totp_enabled', 'last_login', 'date_joined']).where('id', '=', id).executeTakeFirst();
   }
 
   async setActive(id: number, active: boolean): Promise<void> {
     await this.db.updateTable('users').set({ is_active: active ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  /** Two-factor sign-in off, as its owner turning it off would leave it: no secret, no recovery codes. */
+  async disableTwoFactor(id: number): Promise<void> {
+    await this.db.updateTable('users').set({ totp_enabled: 0, totp_secret: null, totp_last_step: null }).where('id', '=', id).execute();
+    await this.db.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
   }
 
   async setAdmin(id: number, admin: boolean): Promise<void> {

@@ -40,4 +40,11 @@ export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sess
       return reply.redirect('/admin/users/', 302);
     });
   }
+
+  app.post<PkParams>('/admin/users/:pk/disable-2fa/', async (request, reply) => {
+    const outcome = await service.disableTwoFactor(adminActor(request), pathId(request));
+    if (!outcome.ok) throw new NotFound();
+    request.flash(`Two-factor sign-in is off for ${outcome.user.username}: they sign in with their password alone.`);
+    return reply.redirect('/admin/users/', 302);
+  });
 };

@@ -45,6 +45,18 @@ export class AdminService {
     return { ok: true, user };
   }
 
+  /** Turns off a user's two-factor sign-in (they lost their phone and their recovery codes). */
+  async disableTwoFactor(actor: Actor, userId: number): Promise<AdminOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      const admin = new AdminRepository(trx);
+      const user = await admin.findUser(userId);
+      if (!user) return { ok: false, reason: 'missing' } as const;
+      await admin.disableTwoFactor(userId);
+      await admin.record({ actorId: actor.id, actorName: actor.name, action: 'disable-2fa', targetId: user.id, targetName: user.username, address: actor.address });
+      return { ok: true, user } as const;
+    });
+  }
+
   /** Gives or takes the admin flag (the command line's promote and demote). */
   async setAdmin(actor: Actor, userId: number, admin: boolean): Promise<AdminOutcome> {
     return this.db.transaction().execute(async (trx) => {

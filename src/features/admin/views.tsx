@@ -33,6 +33,7 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
               <th scope="col">User</th>
               <th scope="col">Email</th>
               <th scope="col">Last sign-in</th>
+              <th scope="col">Two-factor</th>
               <th scope="col">Status</th>
               <th scope="col"><span class="visually-hidden">Actions</span></th>
             </tr>
@@ -46,6 +47,17 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
                 </td>
                 <td>{user.email || '—'}</td>
                 <td>{user.last_login === null ? 'never' : <Time ms={user.last_login} />}</td>
+                <td>
+                  {user.totp_enabled === 1 ? 'on' : 'off'}
+                  {user.totp_enabled === 1 ? (
+                    <form method="post" action={`/admin/users/${user.id}/disable-2fa/`} class="inline">
+                      <CsrfField ctx={ctx} />
+                      <button type="submit" class="secondary outline">
+                        Turn off<span class="visually-hidden"> two-factor sign-in for {user.username}</span>
+                      </button>
+                    </form>
+                  ) : null}
+                </td>
                 <td>{user.is_active === 1 ? 'active' : 'deactivated'}</td>
                 <td>
                   {user.id === ctx.user!.id ? null : (

@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/schema.js';
+import { logIn } from '../../platform/chain/authentication.js';
+import type { SessionStore } from '../../platform/chain/session.js';
+import { parseForm } from '../../platform/forms.js';
+import type { FormErrors } from '../../platform/views/forms.js';
+import { viewContext } from '../../platform/views/render.js';
+import { UsersRepository } from './repository.js';
+import { safeNextPath } from './safe-next.js';
+import { type Attempt, type AttemptThrottle, LOGIN_WINDOW_MS, type Limit, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_USERNAME, waitInMinutes } from './throttle.js';
+import { LOGIN_CODE_PATH, endPendingSignIn, hasPendingCookie, pendingSignIn, provenWithCurrentPassword, startPendingSignIn } from './two-factor-pending.js';
+import { TwoFactorService } from './two-factor-service.js';
+import { LoginCodePage, RecoveryCodesPage, TwoFactorOnPage, TwoFactorSetupPage } from './two-factor-views.js';
+
+const publicRoute = { config: { public: true } };
+
+const code = z.string({ error: 'Enter the code.' }).trim().min(1, 'Enter the code.').max(40, 'That code is too long.');
+const codeForm = z.object({ code });
+const disableForm = z.object({
+  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(4096, 'That password is too long.'),
+  code,
+});
+
+/**
+ * Wrong codes count like wrong passwords (the same limits, in the same table, reserved before the
+ * check): per user, since the password is already proven, and per address.
+ */
+export function codeLimits(userId: number, ip: string): Limit[] {
+  return [
+    { scope: `2fa:${userId}`, max: MAX_FAILURES_PER_USERNAME, windowMs: LOGIN_WINDOW_MS },
+    { scope: `2fa-ip:${ip}`, max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS },
+  ];
+}
+
+function refusal(reply: FastifyReply, attempt: Attempt & { ok: false }): FormErrors {
+  reply.header('retry-after', String(attempt.retryAfterSeconds));
+  return { __all__: [`Too many wrong codes. Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`] };
+}
+
+/**
+ * After the right password of a user with 2FA on: nobody is signed in yet. The code page comes
+ * next, holding who and where to (`next`, already checked) in a short-lived signed cookie.
+ */
+export function askForCode(reply: FastifyReply, config: Config, user: { id: number; password: string }, next: string): FastifyReply {
+  startPendingSignIn(reply, config, user, next);
+  return reply.redirect(LOGIN_CODE_PATH, 302);
+}
+
+export interface TwoFactorDeps {
+  config: Config;
+  db: Kysely<Database>;
+  sessions: SessionStore;
+  throttle: AttemptThrottle;
+  /** Where a sign-in goes without a `next`. */
+  afterLogin: string;
+}
+
+export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessions, throttle, afterLogin }: TwoFactorDeps): Promise<void> {
+  const twoFactor = new TwoFactorService(db, config);
+  const users = new UsersRepository(db);
+
+  const showSettings = async (request: FastifyRequest, reply: FastifyReply, status = 200, errors: FormErrors = {}) => {
+    const ctx = viewContext(request);
+    const enrolment = await twoFactor.enrolment(request.user!);
+    const page = enrolment.enabled
+      ? TwoFactorOnPage({ ctx, recoveryCodesLeft: enrolment.recoveryCodesLeft, errors })
+      : TwoFactorSetupPage({ ctx, secret: enrolment.secret, qrCode: enrolment.qrCode, errors });
+    return reply.render(page, status);
+  };
+
+  app.get('/accounts/2fa/', (request, reply) => showSettings(request, reply));
+
+  app.post('/accounts/2fa/', async (request, reply) => {
+    const form = parseForm(codeForm, request.body);
+    if (!form.ok) return showSettings(request, reply, 400, form.errors);
+    const enabled = await twoFactor.enable(request.user!.id, form.data.code);
+    if (!enabled.ok) return showSettings(request, reply, 400, enabled.errors);
+    // Rendered, not redirected to: the codes exist in the clear only in this answer.
+    return reply.render(RecoveryCodesPage({ ctx: viewContext(request), codes: enabled.value }));
+  });
+
+  app.post('/accounts/2fa/disable/', async (request, reply) => {
+    const userId = request.user!.id;
+    const form = parseForm(disableForm, request.body);
+    if (!form.ok) return showSettings(request, reply, 400, form.errors);
+    const limits = codeLimits(userId, request.ip);
+    const attempt = await throttle.reserve(limits);
+    if (!attempt.ok) return showSettings(request, reply, 429, refusal(reply, attempt));
+    const disabled = await throttle.checking(attempt, () => twoFactor.disable(userId, form.data.password, form.data.code));
+    if (!disabled.ok) {
+      // Only a wrong password or code counts against the limit.
+      if (disabled.errors.__all__) await throttle.release(attempt);
+      return showSettings(request, reply, 400, disabled.errors);
+    }
+    await throttle.forgive(limits[0]!.scope);
+    request.flash('Two-factor sign-in is off.');
+    return reply.redirect('/accounts/2fa/', 302);
+  });
+
+  /** The user a pending sign-in is for, while it is valid: unexpired, and the password unchanged since. */
+  const pendingUser = async (request: FastifyRequest) => {
+    const pending = pendingSignIn(request);
+    if (!pending) return null;
+    const user = await users.findById(pending.userId);
+    if (!user || user.is_active !== 1 || user.totp_enabled !== 1 || !provenWithCurrentPassword(pending, config, user.password)) return null;
+    return { pending, user };
+  };
+
+  const startAgain = (request: FastifyRequest, reply: FastifyReply) => {
+    if (hasPendingCookie(request)) {
+      endPendingSignIn(reply, config);
+      request.flash('Your sign-in timed out. Please log in again.', 'info');
+    }
+    return reply.redirect('/accounts/login/', 302);
+  };
+
+  app.get(LOGIN_CODE_PATH, publicRoute, async (request, reply) => {
+    if (!(await pendingUser(request))) return startAgain(request, reply);
+    return reply.render(LoginCodePage({ ctx: viewContext(request) }));
+  });
+
+  app.post(LOGIN_CODE_PATH, publicRoute, async (request, reply) => {
+    const found = await pendingUser(request);
+    if (!found) return startAgain(request, reply);
+    const { pending, user } = found;
+    const showCodePage = (status: number, errors: FormErrors) => reply.render(LoginCodePage({ ctx: viewContext(request), errors }), status);
+    const form = parseForm(codeForm, request.body);
+    if (!form.ok) return showCodePage(400, form.errors);
+    const limits = codeLimits(user.id, request.ip);
+    const attempt = await throttle.reserve(limits);
+    if (!attempt.ok) return showCodePage(429, refusal(reply, attempt));
+    const accepted = await throttle.checking(attempt, () => twoFactor.acceptCode(user.id, form.data.code));
+    if (!accepted) return showCodePage(400, { code: ['That code is not right, or it was used already. Type the newest code, or an unused recovery code.'] });
+    await throttle.release(attempt);
+    await throttle.forgive(limits[0]!.scope);
+    endPendingSignIn(reply, config);
+    await logIn(request, reply, { config, store: sessions }, user);
+    return reply.redirect(safeNextPath(pending.next, afterLogin), 302);
+  });
+}
