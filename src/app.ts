@@ -21,6 +21,9 @@ import { drainOnClose } from './platform/process/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/hub.js';
+import { createMailer } from './platform/mail/mailer.js';
+import { Outbox } from './platform/mail/outbox.js';
+import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/process/request-log.js';
 import { requestLoggerFactory } from './platform/process/request-logger.js';
@@ -84,7 +87,12 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   app.addHook('onClose', () => hub.close());
   // Ended sessions (logout, password change) close their chat sockets on every instance.
   const sessions = new SessionStore(database.db, config.sessionCookieAge, (sessionKeys) => hub.publish({ type: 'sessions.ended', sessionKeys }));
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub };
+  // Pages queue mail; the sender loop (started by server.ts) sends it, from any instance.
+  const outbox = new Outbox(database.db, database.dialect, () => mailSender.wake());
+  const mailSender = new MailSender(outbox, createMailer(config.smtpUrl, config.mailFrom, app.log), app.log);
+  app.decorate('mailSender', mailSender);
+  app.addHook('onClose', () => mailSender.stop());
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

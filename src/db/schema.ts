@@ -168,6 +168,21 @@ export interface ChatMessagesTable {
   created_at: number;
 }
 
+/** Mail not yet handed to the SMTP server (platform/mail/outbox.ts); a row goes once sent or given up. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  /** Plain text. */
+  body: string;
+  /** Sending attempts begun, counted when a sender claims the row. */
+  attempts: Generated<number>;
+  /** Due at; while a sender holds the row, the end of its claim. */
+  next_attempt_at: number;
+  last_error: Generated<string>;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -185,6 +200,7 @@ export interface Database {
   shopping_list_shares: ListSharesTable;
   shopping_items: ShoppingItemsTable;
   chat_messages: ChatMessagesTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -6,6 +6,7 @@ import * as lists from './0004_lists.js';
 import * as chat from './0005_chat.js';
 import * as nameKeys from './0006_name_keys.js';
 import * as viewVersions from './0007_view_versions.js';
+import * as mailOutbox from './0009_mail_outbox.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_chat': chat,
   '0006_name_keys': nameKeys,
   '0007_view_versions': viewVersions,
+  '0009_mail_outbox': mailOutbox,
 };
