@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { passwordResetFeature } from './features/accounts/reset-routes.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { chatFeature } from './features/groups/chat-routes.js';
 import { groupsFeature } from './features/groups/routes.js';
@@ -49,6 +50,7 @@ const HEADERS_TIMEOUT_MS = 20_000;
 const features: FastifyPluginAsync<Services>[] = [
   homeFeature,
   accountsFeature,
+  passwordResetFeature,
   healthFeature,
   notesFeature,
   notebooksFeature,
