@@ -10,12 +10,15 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('username_key', '=', identityKey(username)).executeTakeFirst();
   }
 
-  /** Matched case-insensitively, by the users_email_lower index (migration 0009). */
+  /**
+   * Matched case-insensitively, by the users_email_lower index (migration 0009). Both sides go
+   * through the database's lower(), which SQLite applies to ASCII only: the same fold either way.
+   */
   findActiveByEmail(email: string): Promise<User[]> {
     return this.db
       .selectFrom('users')
       .selectAll()
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', eb.fn('lower', [eb.val(email)])))
       .where('is_active', '=', 1)
       .where('email', '!=', '')
       .execute();
