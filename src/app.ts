@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { passwordResetFeature } from './features/accounts/reset-routes.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { adminFeature } from './features/admin/routes.js';
 import { chatFeature } from './features/groups/chat-routes.js';
@@ -22,6 +23,9 @@ import { drainOnClose } from './platform/process/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/hub.js';
+import { createMailer } from './platform/mail/mailer.js';
+import { Outbox } from './platform/mail/outbox.js';
+import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/process/request-log.js';
 import { requestLoggerFactory } from './platform/process/request-logger.js';
@@ -47,6 +51,7 @@ const HEADERS_TIMEOUT_MS = 20_000;
 const features: FastifyPluginAsync<Services>[] = [
   homeFeature,
   accountsFeature,
+  passwordResetFeature,
   healthFeature,
   notesFeature,
   notebooksFeature,
@@ -86,7 +91,12 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   app.addHook('onClose', () => hub.close());
   // Ended sessions (logout, password change) close their chat sockets on every instance.
   const sessions = new SessionStore(database.db, config.sessionCookieAge, (sessionKeys) => hub.publish({ type: 'sessions.ended', sessionKeys }));
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub };
+  // Pages queue mail; the sender loop (started by server.ts) sends it, from any instance.
+  const outbox = new Outbox(database.db, database.dialect, () => mailSender.wake());
+  const mailSender = new MailSender(outbox, createMailer(config.smtpUrl, config.mailFrom, app.log), app.log);
+  app.decorate('mailSender', mailSender);
+  app.addHook('onClose', () => mailSender.stop());
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

@@ -42,7 +42,18 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses to start in production without PUBLIC_URL, and defaults it in development', () => {
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', ALLOWED_HOSTS: 'x.example' })).toThrow(
+      new ConfigError('PUBLIC_URL must be set when NODE_ENV=production (e.g. https://notes.example.com)'),
+    );
+    expect(loadConfig(base).publicUrl).toBe('http://127.0.0.1:8001');
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://notes.example.com/' }).publicUrl).toBe('https://notes.example.com');
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://notes.example.com' }).mailFrom).toBe('groupnotes <noreply@notes.example.com>');
+  });
+
   it.each([
+    [{ PUBLIC_URL: 'notes.example.com' }, 'PUBLIC_URL must look like https://host[:port]'],
+    [{ PUBLIC_URL: 'https://notes.example.com/app' }, 'PUBLIC_URL must look like https://host[:port]'],
     [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535 (got "eighty")'],
     [{ PORT: '70000' }, 'PORT must be a whole number'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must start with sqlite: or postgres://'],

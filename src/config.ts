@@ -32,6 +32,10 @@ export interface Config {
   allowSignup: boolean;
   /** Outgoing mail; unset writes mails to the log. */
   smtpUrl: string | undefined;
+  /** The origin links in mails point to (`https://notes.example.com`), never the request's Host; required in production. */
+  publicUrl: string;
+  /** The From of every mail. */
+  mailFrom: string;
   /** Per-connection chat frame limit: a burst, refilled per second (0 per second: no limit). */
   chatRateBurst: number;
   chatRatePerSecond: number;
@@ -108,6 +112,25 @@ function secretKey(env: Env, production: boolean): string {
   return generated;
 }
 
+const DEV_PUBLIC_URL = 'http://127.0.0.1:8001';
+
+function publicUrl(env: Env, production: boolean): string {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) {
+    if (production) throw new ConfigError('PUBLIC_URL must be set when NODE_ENV=production (e.g. https://notes.example.com)');
+    return DEV_PUBLIC_URL;
+  }
+  if (!/^https?:\/\/[^/\s]+\/?$/.test(raw)) throw new ConfigError(`PUBLIC_URL must look like https://host[:port] (got "${raw}")`);
+  return new URL(raw).origin;
+}
+
+/** noreply@ the public host, or @localhost when that is an address (which no mail server takes after an @). */
+function defaultMailFrom(origin: string): string {
+  const host = new URL(origin).hostname;
+  const domain = /^[\d.]+$|^\[/.test(host) ? 'localhost' : host;
+  return `groupnotes <noreply@${domain}>`;
+}
+
 /**
  * Connections one worker's pool may open by default: `workers x pool` stays under PostgreSQL's
  * default max_connections (100), with room for the CLI, migrations and a psql session.
@@ -138,6 +161,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
   }
+  const secret = secretKey(env, production);
+  const origin = publicUrl(env, production);
   const webConcurrency = integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1, availableParallelism() * 4);
   return {
     host: env.HOST?.trim() || '127.0.0.1',
@@ -145,7 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     redisUrl,
     redisPrefix: env.REDIS_PREFIX?.trim() || 'groupnotes:',
-    secretKey: secretKey(env, production),
+    secretKey: secret,
     production,
     allowedHosts: (allowedHosts ?? ['localhost', '127.0.0.1', '[::1]']).map((host) => host.toLowerCase()),
     csrfTrustedOrigins: origins(env),
@@ -154,6 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
     pbkdf2Iterations: integer(env, 'PBKDF2_ITERATIONS', 1_000_000, 1, 100_000_000),
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
     smtpUrl,
+    publicUrl: origin,
+    mailFrom: env.MAIL_FROM?.trim() || defaultMailFrom(origin),
     chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,

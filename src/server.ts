@@ -29,6 +29,7 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
   const app = await buildApp(config, { database });
   await hasher().warm();
   await app.listen({ host: config.host, port: config.port });
+  app.mailSender.start();
 
   const sweep = setInterval(() => {
     sweepExpired(database.db).catch((error: unknown) => app.log.error({ err: error }, 'sweep of expired sessions failed'));

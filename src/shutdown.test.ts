@@ -1,4 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_SECRET, createGroup, createUser } from '../test/helpers.js';
@@ -7,6 +10,8 @@ import { rawUpgrade, upgradeRequest, waitUntil } from '../test/upgrade.js';
 import { type ChatClient, connectChat } from '../test/ws.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/schema.js';
+import { Outbox } from './platform/mail/outbox.js';
 import { SessionStore, sessionAuthHash } from './platform/chain/session.js';
 import { SHUTDOWN_MARGIN_MS } from './platform/process/shutdown.js';
 
@@ -59,10 +64,11 @@ function workerPidsOf(pid: number): number[] {
     .map(Number);
 }
 
-async function serveWithMember(env: NodeJS.ProcessEnv): Promise<{ sessionKey: string; groupId: number }> {
+async function serveWithMember(env: NodeJS.ProcessEnv, prepare?: (db: Kysely<Database>) => Promise<void>): Promise<{ sessionKey: string; groupId: number }> {
   testDb = await createTestDatabase();
   const database = openDatabase(testDb.url, { poolSize: 1 });
   await migrateToLatest(database.db);
+  await prepare?.(database.db);
   const user = await createUser(database.db);
   const groupId = (await createGroup(database.db, user)).id;
   const { key } = await new SessionStore(database.db, 3600).create(user.id, sessionAuthHash(TEST_SECRET, user.password), 'test');
@@ -121,6 +127,23 @@ describe('SIGTERM ends the server within drain + margin, whatever its clients do
     await openStubbornClients(server!.address, sessionKey, groupId);
     expect(await msToExitAfterSigterm()).toBeLessThan(SHUTDOWN_MARGIN_MS + SLACK_MS);
     expect(workerPids.filter(isRunning)).toEqual([]);
+  }, 60_000);
+});
+
+describe('SIGTERM while a mail is being sent', () => {
+  it('ends cleanly (exit 0) in time, though the mail server never answers', async () => {
+    const mailSockets: Socket[] = [];
+    const silent = createServer((socket) => mailSockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => {
+      for (const socket of mailSockets) socket.destroy();
+      silent.close();
+    });
+    const smtpUrl = `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    await serveWithMember({ WEB_CONCURRENCY: '1', SMTP_URL: smtpUrl }, (db) => new Outbox(db, testDb!.url.startsWith('sqlite') ? 'sqlite' : 'postgres').enqueue([{ to: 'a@example.test', subject: 'Hi', text: 'Hello' }]));
+    await waitUntil(() => mailSockets.length > 0, 'the sender connected to the mail server', 10_000);
+    expect(await msToExitAfterSigterm()).toBeLessThan(SHUTDOWN_MARGIN_MS + SLACK_MS);
+    expect(server!.child.exitCode).toBe(0);
   }, 60_000);
 });
 

@@ -92,6 +92,8 @@ export class TestBrowser {
   constructor(
     private readonly app: FastifyInstance,
     private readonly host = 'localhost',
+    /** The client's address as the app sees it (for limits per address). */
+    private readonly remoteAddress = '127.0.0.1',
   ) {}
 
   private cookieHeader(): string {
@@ -110,6 +112,7 @@ export class TestBrowser {
     const response = await this.app.inject({
       method: 'GET',
       url,
+      remoteAddress: this.remoteAddress,
       headers: { host: this.host, cookie: this.cookieHeader(), ...options.headers },
     });
     this.remember(response);
@@ -133,6 +136,7 @@ export class TestBrowser {
     const response = await this.app.inject({
       method: 'POST',
       url,
+      remoteAddress: this.remoteAddress,
       payload: body.toString(),
       headers: {
         host: this.host,

@@ -200,6 +200,21 @@ export interface AuditLogTable {
   address: string;
 }
 
+/** Mail not yet handed to the SMTP server (platform/mail/outbox.ts); a row goes once sent or given up. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  /** Plain text. */
+  body: string;
+  /** Sending attempts begun, counted when a sender claims the row. */
+  attempts: Generated<number>;
+  /** Due at; while a sender holds the row, the end of its claim. */
+  next_attempt_at: number;
+  last_error: Generated<string>;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -219,6 +234,7 @@ export interface Database {
   shopping_list_shares: ListSharesTable;
   shopping_items: ShoppingItemsTable;
   chat_messages: ChatMessagesTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

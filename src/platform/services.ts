@@ -4,6 +4,7 @@ import type { Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Hub } from './hub/hub.js';
 import type { SessionStore } from './chain/session.js';
+import type { Outbox } from './mail/outbox.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
 export interface Services {
@@ -13,4 +14,6 @@ export interface Services {
   sessions: SessionStore;
   /** Real-time events to this and every other instance (chat, removals, ended sessions). */
   hub: Hub;
+  /** Mail to send: queued here, sent in the background, never by the request that queued it. */
+  outbox: Outbox;
 }

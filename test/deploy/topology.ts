@@ -85,6 +85,7 @@ export async function startTopology(): Promise<Topology> {
       NODE_ENV: 'production',
       TRUST_PROXY: 'true',
       ALLOWED_HOSTS: 'notes.example.com',
+      PUBLIC_URL: 'https://notes.example.com',
       SECRET_KEY: randomBytes(48).toString('base64url'),
       DATABASE_URL: databaseUrl,
       REDIS_URL: REDIS,

@@ -6,6 +6,7 @@ import * as lists from './0004_lists.js';
 import * as chat from './0005_chat.js';
 import * as nameKeys from './0006_name_keys.js';
 import * as viewVersions from './0007_view_versions.js';
+import * as mailOutbox from './0009_mail_outbox.js';
 import * as twoFactor from './0010_two_factor.js';
 import * as sessionAddress from './0011_session_address.js';
 import * as userTimeZone from './0012_user_time_zone.js';
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0005_chat': chat,
   '0006_name_keys': nameKeys,
   '0007_view_versions': viewVersions,
+  '0009_mail_outbox': mailOutbox,
   '0010_two_factor': twoFactor,
   '0011_session_address': sessionAddress,
   '0012_user_time_zone': userTimeZone,

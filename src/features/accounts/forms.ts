@@ -39,13 +39,18 @@ export const registerForm = z
   })
   .refine((form) => form.password1 === form.password2, { path: ['password2'], message: 'The two password fields didn’t match.' });
 
-export const passwordChangeForm = z
-  .object({
-    old_password: password('Enter your old password.'),
-    new_password1: password('Enter a new password.'),
-    new_password2: password('Enter the new password again.'),
-  })
-  .refine((form) => form.new_password1 === form.new_password2, {
-    path: ['new_password2'],
-    message: 'The two password fields didn’t match.',
-  });
+const newPassword = {
+  new_password1: password('Enter a new password.'),
+  new_password2: password('Enter the new password again.'),
+};
+const newPasswordsMatch = (form: { new_password1: string; new_password2: string }) => form.new_password1 === form.new_password2;
+const mismatch = { path: ['new_password2'], message: 'The two password fields didn’t match.' };
+
+export const passwordChangeForm = z.object({ old_password: password('Enter your old password.'), ...newPassword }).refine(newPasswordsMatch, mismatch);
+
+/** The new password from a reset link: checked like a password change, without the old one. */
+export const setPasswordForm = z.object(newPassword).refine(newPasswordsMatch, mismatch);
+
+export const passwordResetForm = z.object({
+  email: z.email({ error: 'Enter a valid email address.' }).max(254, 'Enter a valid email address.'),
+});

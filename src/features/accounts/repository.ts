@@ -10,6 +10,20 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('username_key', '=', identityKey(username)).executeTakeFirst();
   }
 
+  /**
+   * Matched case-insensitively, by the users_email_lower index (migration 0009). Both sides go
+   * through the database's lower(), which SQLite applies to ASCII only: the same fold either way.
+   */
+  findActiveByEmail(email: string): Promise<User[]> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', eb.fn('lower', [eb.val(email)])))
+      .where('is_active', '=', 1)
+      .where('email', '!=', '')
+      .execute();
+  }
+
   findById(id: number): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }

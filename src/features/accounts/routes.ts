@@ -97,7 +97,8 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect(AFTER_LOGIN, 302);
   });
 
-  app.get('/accounts/password_change/', async (_request, reply) => reply.renderCached('', async (ctx) => PasswordChangePage({ ctx })));
+  // The page warns an account without an email address that reset needs one.
+  app.get('/accounts/password_change/', async (request, reply) => reply.renderCached(request.user!.email ? '' : 'no-email', async (ctx) => PasswordChangePage({ ctx })));
 
   app.post('/accounts/password_change/', async (request, reply) => {
     const form = parseForm(passwordChangeForm, request.body);

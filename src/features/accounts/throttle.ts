@@ -27,8 +27,13 @@ export const MAX_REGISTRATIONS_PER_ADDRESS = 20;
 const REGISTER_WINDOW_MS = 60 * 60 * 1000;
 /** Wrong current passwords on the password-change form, per signed-in user: like login. */
 const MAX_WRONG_OLD_PASSWORDS = 5;
+/** Reset mails asked for per typed address: enough for a mail that went to spam, not a flood of mail to one inbox. */
+const MAX_RESETS_PER_EMAIL = 5;
+/** Reset mails asked for per client address, whatever the email: against mailing many inboxes. */
+const MAX_RESETS_PER_ADDRESS = 20;
+const RESET_WINDOW_MS = 60 * 60 * 1000;
 /** Rows older than the longest window count for nothing. */
-const LONGEST_WINDOW_MS = Math.max(LOGIN_WINDOW_MS, REGISTER_WINDOW_MS);
+const LONGEST_WINDOW_MS = Math.max(LOGIN_WINDOW_MS, REGISTER_WINDOW_MS, RESET_WINDOW_MS);
 
 /** By the username's key: every spelling that logs in to one account counts against it. */
 export function usernameScope(username: string): string {
@@ -48,6 +53,14 @@ export function registerLimits(ip: string): Limit[] {
 
 export function passwordChangeLimits(userId: number): Limit[] {
   return [{ scope: `password-change:${userId}`, max: MAX_WRONG_OLD_PASSWORDS, windowMs: LOGIN_WINDOW_MS }];
+}
+
+/** Every request counts (not only failures): each may send a mail. */
+export function passwordResetLimits(email: string, ip: string): Limit[] {
+  return [
+    { scope: `reset-email:${email.toLowerCase().slice(0, 254)}`, max: MAX_RESETS_PER_EMAIL, windowMs: RESET_WINDOW_MS },
+    { scope: `reset-ip:${ip}`, max: MAX_RESETS_PER_ADDRESS, windowMs: RESET_WINDOW_MS },
+  ];
 }
 
 export type Attempt =

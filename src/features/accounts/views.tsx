@@ -25,6 +25,9 @@ export function LoginPage({ ctx, values = {}, errors = {}, next, allowSignup }: 
           <Field name="password" label="Password" type="password" errors={errors} required autocomplete="current-password" />
           <button type="submit">Log in</button>
         </form>
+        <p>
+          <a href="/accounts/password_reset/">Forgot your password?</a>
+        </p>
         {allowSignup ? (
           <p>
             New here? <a href="/register/">Create an account</a>.
@@ -46,7 +49,7 @@ export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
           <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" maxLength={150}
             help="Up to 150 letters, digits and @ . + - _" />
           <Field name="email" label="Email (optional)" type="email" value={values.email} errors={errors} autocomplete="email"
-            help="Only used to reset a forgotten password." />
+            help="Only used to reset a forgotten password: without one, a forgotten password cannot be reset." />
           <Field name="password1" label="Password" type="password" errors={errors} required autocomplete="new-password"
             help="At least 8 characters, not too common, not all digits, not like your username." />
           <Field name="password2" label="Password again" type="password" errors={errors} required autocomplete="new-password" />
@@ -67,6 +70,11 @@ export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
       <article class="narrow">
         <h1>Change your password</h1>
         <p>Changing it logs you out everywhere else.</p>
+        {ctx.user?.email ? null : (
+          <p role="note">
+            <strong>Your account has no email address</strong>, so a forgotten password cannot be reset by mail: keep this one somewhere safe.
+          </p>
+        )}
         <form method="post" action="/accounts/password_change/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />

@@ -7,6 +7,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     TRUST_PROXY: 'true',
     ALLOWED_HOSTS: 'notes.example.com',
+    PUBLIC_URL: 'https://notes.example.com',
     CSRF_TRUSTED_ORIGINS: 'https://tunnel.example.net',
   });
 });
@@ -103,7 +104,7 @@ describe('production behind a proxy', () => {
 describe('production without TRUST_PROXY', () => {
   let direct: TestApp;
   beforeAll(async () => {
-    direct = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: 'notes.example.com' });
+    direct = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: 'notes.example.com', PUBLIC_URL: 'https://notes.example.com' });
   });
   afterAll(() => direct.close());
 

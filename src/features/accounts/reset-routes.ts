@@ -1,0 +1,69 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { parseForm } from '../../platform/forms.js';
+import type { Services } from '../../platform/services.js';
+import { viewContext } from '../../platform/views/render.js';
+import { passwordResetForm, setPasswordForm } from './forms.js';
+import { PasswordResetService } from './reset-service.js';
+import { InvalidResetLinkPage, PasswordResetCompletePage, PasswordResetDonePage, PasswordResetPage, SetPasswordPage } from './reset-views.js';
+import { AttemptThrottle, passwordResetLimits, usernameScope, waitInMinutes } from './throttle.js';
+
+const publicRoute = { config: { public: true } };
+
+interface LinkParams {
+  uidb64: string;
+  token: string;
+}
+
+/** The page with a live token in its address is kept by no cache. */
+const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+
+/** PRODUCT.md's password reset: a mail with a one-use, three-day link to set a new password. */
+export const passwordResetFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  const resets = new PasswordResetService(services.db, services.config, services.sessions, services.outbox);
+  const throttle = new AttemptThrottle(services.db);
+
+  app.get('/accounts/password_reset/', publicRoute, async (request, reply) => reply.render(PasswordResetPage({ ctx: viewContext(request) })));
+
+  app.post('/accounts/password_reset/', publicRoute, async (request, reply) => {
+    const form = parseForm(passwordResetForm, request.body);
+    const ctx = viewContext(request);
+    if (!form.ok) return reply.render(PasswordResetPage({ ctx, values: form.values, errors: form.errors }), 400);
+    const { email } = form.data;
+    // Counted per typed address, whether or not an account has it: the refusal tells nothing either.
+    const attempt = await throttle.reserve(passwordResetLimits(email, request.ip));
+    if (!attempt.ok) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      const message = `Too many reset requests. Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`;
+      return reply.render(PasswordResetPage({ ctx, values: { email }, errors: { __all__: [message] } }), 429);
+    }
+    await throttle.checking(attempt, () => resets.requestReset(email));
+    return reply.redirect('/accounts/password_reset/done/', 302);
+  });
+
+  app.get('/accounts/password_reset/done/', publicRoute, async (request, reply) => reply.render(PasswordResetDonePage({ ctx: viewContext(request) })));
+
+  app.get<{ Params: LinkParams }>('/accounts/reset/:uidb64/:token/', publicRoute, async (request, reply) => {
+    const user = await resets.userForLink(request.params.uidb64, request.params.token);
+    const ctx = viewContext(request);
+    noStore(reply);
+    if (!user) return reply.render(InvalidResetLinkPage({ ctx }), 400);
+    return reply.render(SetPasswordPage({ ctx, action: request.url }));
+  });
+
+  app.post<{ Params: LinkParams }>('/accounts/reset/:uidb64/:token/', publicRoute, async (request, reply) => {
+    const user = await resets.userForLink(request.params.uidb64, request.params.token);
+    const ctx = viewContext(request);
+    noStore(reply);
+    if (!user) return reply.render(InvalidResetLinkPage({ ctx }), 400);
+    const form = parseForm(setPasswordForm, request.body);
+    if (!form.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, errors: form.errors }), 400);
+    const set = await resets.setPassword(user, form.data.new_password1);
+    if (!set) return reply.render(InvalidResetLinkPage({ ctx }), 400);
+    if (!set.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, errors: set.errors }), 400);
+    // Whoever was locked out by wrong guesses at this account may now log in with the new password.
+    await throttle.forgive(usernameScope(user.username));
+    return reply.redirect('/accounts/reset/done/', 302);
+  });
+
+  app.get('/accounts/reset/done/', publicRoute, async (request, reply) => reply.render(PasswordResetCompletePage({ ctx: viewContext(request) })));
+};

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database, User } from '../../db/schema.js';
+import type { SessionStore } from '../../platform/chain/session.js';
+import type { Mail } from '../../platform/mail/mailer.js';
+import type { Outbox } from '../../platform/mail/outbox.js';
+import { hashPassword } from '../../platform/passwords/passwords.js';
+import { passwordProblems } from '../../platform/passwords/password-rules.js';
+import { UsersRepository } from './repository.js';
+import { checkResetToken, decodeUid, encodeUid, makeResetToken } from './reset-tokens.js';
+import type { Outcome } from './service.js';
+
+export class PasswordResetService {
+  private readonly users: UsersRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly config: Config,
+    private readonly sessions: SessionStore,
+    private readonly outbox: Outbox,
+  ) {
+    this.users = new UsersRepository(db);
+  }
+
+  /**
+   * Queues a reset mail to each active account with this address. Known and unknown addresses
+   * cost the same: one lookup, one INSERT (of no rows for an unknown one), no early return.
+   */
+  async requestReset(email: string): Promise<void> {
+    const users = await this.users.findActiveByEmail(email);
+    await this.outbox.enqueue(users.map((user) => this.resetMail(user)));
+  }
+
+  resetLink(user: User): string {
+    return `${this.config.publicUrl}/accounts/reset/${encodeUid(user.id)}/${makeResetToken(this.config.secretKey, user)}/`;
+  }
+
+  private resetMail(user: User): Mail {
+    return {
+      to: user.email,
+      subject: 'Reset your groupnotes password',
+      text: [
+        `Someone (you, we hope) asked to reset the password of your groupnotes account at ${this.config.publicUrl}.`,
+        '',
+        `Your username, in case you have forgotten it: ${user.username}`,
+        '',
+        'Follow this link to choose a new password. It works once, for three days:',
+        this.resetLink(user),
+        '',
+        'If you did not ask for this, ignore this mail: your password stays as it is.',
+      ].join('\n'),
+    };
+  }
+
+  /** The active user a link is for, while its token holds; undefined for any bad link, alike. */
+  async userForLink(uidb64: string, token: string): Promise<User | undefined> {
+    const id = decodeUid(uidb64);
+    const user = id === undefined ? undefined : await this.users.findById(id);
+    if (!user || user.is_active !== 1) return undefined;
+    return checkResetToken(this.config.secretKey, user, token) ? user : undefined;
+  }
+
+  /**
+   * Sets the new password and ends every session of the user (their sockets close with them), in
+   * one transaction. Only if the password is still the one the token was checked against: of two
+   * submissions of one link, one wins. Returns null when it lost.
+   */
+  async setPassword(user: User, newPassword: string): Promise<Outcome<string[]> | null> {
+    const problems = passwordProblems(newPassword, user);
+    if (problems.length > 0) return { ok: false, errors: { new_password2: problems } };
+    const hash = await hashPassword(newPassword, this.config.pbkdf2Iterations);
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await new UsersRepository(trx).replacePassword(user.id, user.password, hash))) return null;
+      return { ok: true as const, value: await this.sessions.withDb(trx).deleteForUser(user.id) };
+    });
+  }
+}
