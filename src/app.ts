@@ -25,6 +25,7 @@ import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/hub.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { Outbox } from './platform/mail/outbox.js';
+import { Notifications } from './platform/notifications.js';
 import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/process/request-log.js';
@@ -96,7 +97,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   const mailSender = new MailSender(outbox, createMailer(config.smtpUrl, config.mailFrom, app.log), app.log);
   app.decorate('mailSender', mailSender);
   app.addHook('onClose', () => mailSender.stop());
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox };
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub) };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

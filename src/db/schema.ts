@@ -200,6 +200,19 @@ export interface AuditLogTable {
   address: string;
 }
 
+/** An in-app notification (platform/notifications.ts). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** What it is about: `reminder`, `group.added`, `list.shared`... */
+  kind: string;
+  text: string;
+  /** A same-site path to what it is about, or ''. */
+  link: Generated<string>;
+  created_at: number;
+  read_at: number | null;
+}
+
 /** Mail not yet handed to the SMTP server (platform/mail/outbox.ts); a row goes once sent or given up. */
 export interface MailOutboxTable {
   id: Generated<number>;
@@ -235,6 +248,7 @@ export interface Database {
   shopping_items: ShoppingItemsTable;
   chat_messages: ChatMessagesTable;
   mail_outbox: MailOutboxTable;
+  notifications: NotificationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import type { Hub } from './hub/hub.js';
 import type { SessionStore } from './chain/session.js';
 import type { Outbox } from './mail/outbox.js';
+import type { Notifications } from './notifications.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
 export interface Services {
@@ -16,4 +17,6 @@ export interface Services {
   hub: Hub;
   /** Mail to send: queued here, sent in the background, never by the request that queued it. */
   outbox: Outbox;
+  /** In-app notifications, written in the caller's transaction and announced live after it. */
+  notifications: Notifications;
 }

@@ -11,6 +11,7 @@ import * as twoFactor from './0010_two_factor.js';
 import * as sessionAddress from './0011_session_address.js';
 import * as userTimeZone from './0012_user_time_zone.js';
 import * as admin from './0013_admin.js';
+import * as notifications from './0014_notifications.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0011_session_address': sessionAddress,
   '0012_user_time_zone': userTimeZone,
   '0013_admin': admin,
+  '0014_notifications': notifications,
 };

@@ -19,7 +19,9 @@ export type HubEvent =
   | { type: 'chat.message'; groupId: number; message: ChatMessagePayload }
   | { type: 'group.members_removed'; groupId: number; userIds: number[] }
   | { type: 'group.deleted'; groupId: number }
-  | { type: 'sessions.ended'; sessionKeys: string[] };
+  | { type: 'sessions.ended'; sessionKeys: string[] }
+  /** These users' unread notification counts moved (platform/notifications.ts). */
+  | { type: 'notifications.changed'; userIds: number[] };
 
 export type HubListener = (event: HubEvent) => void;
 

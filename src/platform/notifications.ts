@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Hub } from './hub/hub.js';
+
+/** What a notification says: features choose the kind, the words and where it points. */
+export interface NewNotification {
+  /** `reminder`, `group.added`, `list.shared`... */
+  kind: string;
+  text: string;
+  /** A same-site path to what it is about. */
+  link?: string;
+}
+
+const TEXT_LIMIT = 500;
+
+/**
+ * In-app notifications, for any feature to send. A notification is a row written in the
+ * transaction of the change that causes it, so it is never lost nor doubled; `announce` then
+ * tells the open pages of those users on every instance, once the transaction has committed.
+ */
+export class Notifications {
+  constructor(private readonly hub: Hub) {}
+
+  /** Queues one notification per user, in `db` (the caller's transaction). Returns nothing to wait for but the insert. */
+  async add(db: Kysely<Database>, userIds: readonly number[], notification: NewNotification, now = Date.now()): Promise<void> {
+    const recipients = [...new Set(userIds)];
+    if (recipients.length === 0) return;
+    const text = notification.text.length > TEXT_LIMIT ? `${notification.text.slice(0, TEXT_LIMIT - 1)}…` : notification.text;
+    const link = notification.link?.startsWith('/') && !notification.link.startsWith('//') ? notification.link : '';
+    await db
+      .insertInto('notifications')
+      .values(recipients.map((userId) => ({ user_id: userId, kind: notification.kind, text, link, created_at: now, read_at: null })))
+      .execute();
+  }
+
+  /** Tells these users' open pages, here and on every other instance, that their unread count moved. Call after commit. */
+  announce(userIds: readonly number[]): void {
+    const recipients = [...new Set(userIds)];
+    if (recipients.length > 0) this.hub.publish({ type: 'notifications.changed', userIds: recipients });
+  }
+}
