@@ -70,10 +70,16 @@ export async function upload(app: FastifyInstance, browser: TestBrowser, url: st
   if (token === 'last') fields.push(['csrfmiddlewaretoken', secret]);
   const { body, contentType } = multipartBody(fields);
   const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  return app.inject({
+  const response = await app.inject({
     method: 'POST',
     url,
     payload: body,
     headers: { host: 'localhost', origin: 'http://localhost', cookie, 'content-type': contentType, ...(token === 'header' ? { 'x-csrftoken': secret } : {}) },
   });
+  // Kept like a browser would (the flash message of the redirect).
+  for (const { name, value, maxAge } of response.cookies as { name: string; value: string; maxAge?: number }[]) {
+    if (maxAge === 0 || value === '') browser.cookies.delete(name);
+    else browser.cookies.set(name, value);
+  }
+  return response;
 }
