@@ -1,5 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { BadRequest, HttpError } from '../errors.js';
 
 // File uploads (multipart/form-data). Only a feature that registers @fastify/multipart in its
 // own scope accepts them; elsewhere such a body is a 415. The CSRF layer reads the token from
@@ -21,7 +22,7 @@ export function isUpload(request: FastifyRequest): boolean {
  * send fields in document order) its value is returned, and the rest is kept for uploadParts.
  */
 export async function leadingCsrfField(request: FastifyRequest): Promise<string | undefined> {
-  const parts = request.parts();
+  const parts = guarded(request.parts());
   remainingParts.set(request, parts);
   const first = await parts.next();
   if (first.done || first.value.type !== 'field' || first.value.fieldname !== CSRF_FIELD) {
@@ -32,7 +33,26 @@ export async function leadingCsrfField(request: FastifyRequest): Promise<string 
   return typeof first.value.value === 'string' ? first.value.value : undefined;
 }
 
-/** The parts of an upload the CSRF layer has not read. */
+/** The parts of an upload the CSRF layer has not read; a malformed body throws uploadFailure's error. */
 export function uploadParts(request: FastifyRequest): AsyncIterableIterator<Multipart> {
-  return remainingParts.get(request) ?? request.parts();
+  return remainingParts.get(request) ?? guarded(request.parts());
+}
+
+/**
+ * What a broken or oversized multipart body means for the client (busboy's own errors would
+ * otherwise be 500s): 413 over one of the limits, else 400.
+ */
+export function uploadFailure(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const status = error && typeof error === 'object' && 'statusCode' in error ? error.statusCode : undefined;
+  if (status === 413) return new HttpError(413, 'The upload is too large or has too many parts.');
+  return new BadRequest('The upload could not be read: the form data is incomplete or malformed.');
+}
+
+async function* guarded(parts: AsyncIterableIterator<Multipart>): AsyncGenerator<Multipart> {
+  try {
+    yield* parts;
+  } catch (error) {
+    throw uploadFailure(error);
+  }
 }

@@ -140,6 +140,18 @@ describe('import into my account', () => {
     expect(await noteCount()).toBe(count);
   });
 
+  it('refuses front matter that is not YAML, or that uses aliases (the "billion laughs")', async () => {
+    const { browser } = await loggedIn(t);
+    const count = await noteCount();
+    const broken = await upload(t.app, browser, '/accounts/import/', await makeZip({ 'a.md': '---\ntitle: [unclosed\n---\nA' }));
+    expect(broken.statusCode).toBe(400);
+    expect(broken.body).toContain('a.md: the front matter is not valid YAML');
+    const laughs = await upload(t.app, browser, '/accounts/import/', await makeZip({ 'b.md': '---\na: &a [x, x]\nb: [*a, *a]\n---\nB' }));
+    expect(laughs.statusCode).toBe(400);
+    expect(laughs.body).toContain('b.md: the front matter is not valid YAML');
+    expect(await noteCount()).toBe(count);
+  });
+
   it('answers 413 for an upload over 50 MB, storing nothing', async () => {
     const { browser } = await loggedIn(t);
     const count = await noteCount();
@@ -158,6 +170,31 @@ describe('import into my account', () => {
     expect(await noteCount()).toBe(count);
     expect((await upload(t.app, browser, '/accounts/import/', zip, { token: 'header' })).statusCode).toBe(302);
     expect(await noteCount()).toBe(count + 1);
+  });
+
+  it('answers 400, never 500, for a malformed or truncated multipart body, with the token in the form or the header', async () => {
+    const { browser } = await loggedIn(t);
+    const secret = await browser.ensureCsrfCookie();
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const tokenPart = `--XX\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n${secret}`;
+    const bodies = ['no boundary anywhere', `${tokenPart}\r\n--XX\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\n\r\nPK cut short`, tokenPart];
+    for (const payload of bodies) {
+      for (const header of [{}, { 'x-csrftoken': secret }]) {
+        const response = await t.app.inject({
+          method: 'POST', url: '/accounts/import/', payload,
+          headers: { host: 'localhost', origin: 'http://localhost', cookie, 'content-type': 'multipart/form-data; boundary=XX', ...header },
+        });
+        expect(response.statusCode).toBe(400);
+      }
+    }
+  });
+
+  it('is the only page that takes an upload: elsewhere a multipart body is refused with 415', async () => {
+    const { browser } = await loggedIn(t);
+    const count = await noteCount();
+    const response = await upload(t.app, browser, '/notes/new/', await makeZip({ 'a.md': '# A' }));
+    expect(response.statusCode).toBe(415);
+    expect(await noteCount()).toBe(count);
   });
 
   it('sends anonymous callers to log in, storing nothing', async () => {

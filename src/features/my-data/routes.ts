@@ -7,7 +7,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { logOut } from '../../platform/chain/authentication.js';
 import type { Services } from '../../platform/services.js';
-import { uploadParts } from '../../platform/uploads.js';
+import { uploadFailure, uploadParts } from '../../platform/uploads.js';
 import { viewContext } from '../../platform/views/render.js';
 import { AttemptThrottle, passwordChangeLimits, waitInMinutes } from '../accounts/throttle.js';
 import { AccountDeletion } from './delete-account.js';
@@ -32,15 +32,22 @@ class UploadProblem extends Error {
 /** Streams the form's `file` to a temporary file (yauzl reads a zip from a file, never from memory). */
 async function receiveZip(request: FastifyRequest, folder: string): Promise<string> {
   const path = join(folder, 'upload.zip');
-  for await (const part of uploadParts(request)) {
-    if (part.type !== 'file' || part.fieldname !== 'file') {
-      if (part.type === 'file') part.file.resume();
-      continue;
+  try {
+    for await (const part of uploadParts(request)) {
+      if (part.type !== 'file' || part.fieldname !== 'file') {
+        if (part.type === 'file') part.file.resume();
+        continue;
+      }
+      await pipeline(part.file, createWriteStream(path));
+      if (part.file.truncated) throw new UploadProblem(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`, 413);
+      if (part.filename === '') throw new UploadProblem('Choose a zip file to import.', 400);
+      return path;
     }
-    await pipeline(part.file, createWriteStream(path));
-    if (part.file.truncated) throw new UploadProblem(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`, 413);
-    if (part.filename === '') throw new UploadProblem('Choose a zip file to import.', 400);
-    return path;
+  } catch (error) {
+    if (error instanceof UploadProblem) throw error;
+    // A body cut short fails the file's stream, not the parts' iterator.
+    const failure = uploadFailure(error);
+    throw new UploadProblem(failure.message, failure.statusCode);
   }
   throw new UploadProblem('Choose a zip file to import.', 400);
 }
@@ -78,9 +85,6 @@ export const myDataFeature: FastifyPluginAsync<Services> = async (app, services)
     } catch (error) {
       if (error instanceof UploadProblem) return refuse(error.message, error.status);
       if (error instanceof BadZip) return refuse(`Nothing was imported. ${error.message}`, 400);
-      if (error instanceof app.multipartErrors.FilesLimitError || error instanceof app.multipartErrors.PartsLimitError || error instanceof app.multipartErrors.FieldsLimitError) {
-        return refuse('Send one zip file in the form’s “file” field.', 400);
-      }
       throw error;
     } finally {
       await rm(folder, { recursive: true, force: true });
