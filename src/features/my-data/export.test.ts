@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
 import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
+import { listen } from '../../../test/ws.js';
 import { unzip } from '../../../test/zips.js';
 import { exportDocumentSchema } from './export-document.js';
 
@@ -87,5 +90,31 @@ describe('export of my data', () => {
     const files = await unzip(response.rawPayload);
     expect(files.size).toBe(451);
     expect(exportDocumentSchema.parse(JSON.parse(files.get('groupnotes.json')!)).notes).toHaveLength(450);
+  });
+
+  it('runs two exports at once; a third waits (503, Retry-After) until one ends, even one the client abandoned', async () => {
+    const { user, browser } = await loggedIn(t);
+    // About 18 MB that does not compress: more than the sockets' buffers hold, so an unread download stays open.
+    const rows = Array.from({ length: 600 }, (_, i) => ({ owner_id: user.id, title: `Big ${i}`, content: randomBytes(22_500).toString('base64'), excerpt: '', created_at: i, updated_at: i }));
+    for (let start = 0; start < rows.length; start += 100) await t.db.insertInto('notes').values(rows.slice(start, start + 100)).execute();
+    const address = await listen(t.app);
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const stalled = () =>
+      new Promise<{ status: number; request: http.ClientRequest }>((resolve, reject) => {
+        const request = http.get(`http://${address}/accounts/export/`, { headers: { cookie, host: 'localhost' } }, (response) => {
+          response.pause();
+          resolve({ status: response.statusCode!, request });
+        });
+        request.on('error', reject);
+      });
+    const first = await stalled();
+    const second = await stalled();
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const refused = await browser.get('/accounts/export/');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('30');
+    first.request.destroy();
+    await expect.poll(async () => (await browser.get('/accounts/export/')).statusCode, { timeout: 5_000 }).toBe(200);
+    second.request.destroy();
   });
 });

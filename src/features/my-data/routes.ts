@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceUnavailable } from '../../errors.js';
 import { logOut } from '../../platform/chain/authentication.js';
 import type { Services } from '../../platform/services.js';
 import { uploadFailure, uploadParts } from '../../platform/uploads.js';
@@ -12,10 +13,15 @@ import { viewContext } from '../../platform/views/render.js';
 import { AttemptThrottle, passwordChangeLimits, waitInMinutes } from '../accounts/throttle.js';
 import { AccountDeletion } from './delete-account.js';
 import { ExportRepository } from './export-repository.js';
+import { ExportSlots } from './export-slots.js';
 import { exportZip } from './export-zip.js';
 import { describeSummary, importIntoAccount } from './import-service.js';
 import { DeleteAccountPage, ImportPage } from './views.js';
 import { BadZip, readZipUpload } from './zip-reader.js';
+
+/** Exports streaming at once per process; more are answered 503 with Retry-After. */
+const MAX_RUNNING_EXPORTS = 2;
+const EXPORT_RETRY_SECONDS = 30;
 
 /** The largest zip accepted for import. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -59,15 +65,21 @@ export const myDataFeature: FastifyPluginAsync<Services> = async (app, services)
   // Uploads are accepted here only: one file, a few small fields.
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 1024 } });
 
+  const exports = new ExportSlots(MAX_RUNNING_EXPORTS);
   app.get('/accounts/export/', async (request, reply) => {
+    const release = exports.take();
+    if (!release) throw new ServiceUnavailable('Other downloads are being prepared. Please try again in a minute.', EXPORT_RETRY_SECONDS);
     const user = request.user!;
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
+    const zip = exportZip(new ExportRepository(db), user, now);
+    // Finished, failed or abandoned by the client: the stream closes in every case.
+    zip.once('close', release);
     return reply
       .header('content-type', 'application/zip')
       .header('content-disposition', `attachment; filename="groupnotes-export-${day}.zip"`)
       .header('cache-control', 'no-store')
-      .send(exportZip(new ExportRepository(db), user, now));
+      .send(zip);
   });
 
   const maxMegabytes = MAX_UPLOAD_BYTES / 1024 / 1024;
