@@ -35,7 +35,8 @@ describe('delete my account', () => {
     expect(page.body).toContain('including the notes you shared into groups');
     expect(page.body).toContain('A group you own passes to the member who has been in it longest');
     expect(page.body).toContain('<form method="post" action="/accounts/delete/"');
-    expect((await browser.get('/accounts/')).body).toContain('href="/accounts/delete/"');
+    const account = (await browser.get('/accounts/')).body;
+    for (const path of ['/accounts/export/', '/accounts/import/', '/accounts/delete/']) expect(account).toContain(`href="${path}"`);
   });
 
   it('refuses a wrong password with the form again (400) and deletes nothing', async () => {
