@@ -68,7 +68,7 @@ function notebookFolders(notebooks: Notebook[], top: UniqueNames): Map<number, s
   return new Map(notebooks.map((notebook) => [notebook.id, top.claim(slugify(notebook.title))]));
 }
 
-interface File {
+interface TextFile {
   path: string;
   text: string;
   mtime?: Date;
@@ -90,7 +90,7 @@ class PageAdder {
     this.closed = new Promise((resolve) => output.once('close', resolve));
   }
 
-  async add(files: File[]): Promise<void> {
+  async add(files: TextFile[]): Promise<void> {
     if ((await Promise.race([this.reached.then(() => 'reached'), this.closed.then(() => 'closed')])) === 'closed') throw new ExportAborted();
     this.reached = new Promise<void>((resolve) => {
       files.forEach((file, index) => {

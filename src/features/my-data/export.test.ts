@@ -3,7 +3,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
+import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
 import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
 import { listen } from '../../../test/ws.js';
 import { unzip } from '../../../test/zips.js';
@@ -46,7 +46,9 @@ describe('export of my data', () => {
     const chores = await createTodoList(t.db, user, { title: 'Chores' });
     await addTodoItem(t.db, chores, { text: 'Water the plants', is_done: 1, due_date: '2024-05-01' });
     await addTodoItem(t.db, chores, { text: 'Fix the door', position: 1 });
-    await createShoppingList(t.db, user, { title: 'Groceries' });
+    const groceries = await createShoppingList(t.db, user, { title: 'Groceries' });
+    await addShoppingItem(t.db, groceries, { name: 'Apples', quantity_milli: 1500, unit: 'kg', estimated_price_cents: 249, is_bought: 1 });
+    await addShoppingItem(t.db, groceries, { name: 'Bread', quantity_milli: 1000, unit: '', estimated_price_cents: null });
     await createTodoList(t.db, member, { title: 'Member chores', sharedWith: [user] });
 
     const response = await browser.get('/accounts/export/');
@@ -71,6 +73,7 @@ describe('export of my data', () => {
     expect(plan.endsWith('\n\n# Plan\n\nShip it.')).toBe(true);
     expect(frontMatter(files.get('Shared plan.md')!).group).toBe('Household');
     expect(files.get('To-do lists/Chores.md')).toContain('- [x] Water the plants (due 2024-05-01)\n- [ ] Fix the door');
+    expect(files.get('Shopping lists/Groceries.md')).toContain('- [x] Apples (1.5 kg), about 2.49 each\n- [ ] Bread\n');
 
     const document = exportDocumentSchema.parse(JSON.parse(files.get('groupnotes.json')!));
     expect(document.notes.map((note) => note.title).sort()).toEqual(['../../etc/passwd', 'Plan', 'Same', 'Shared plan', 'same']);
@@ -79,7 +82,7 @@ describe('export of my data', () => {
     expect(document.notes.find((note) => note.title === 'Plan')).toMatchObject({ notebook_id: work.id, tag_ids: [urgent.id], priority: 2, is_pinned: 1, created_at: created });
     expect(document.groups).toEqual([{ id: group.id, name: 'Household' }]);
     expect(document.todo_lists).toEqual([expect.objectContaining({ title: 'Chores', items: [expect.objectContaining({ text: 'Water the plants', is_done: 1 }), expect.objectContaining({ text: 'Fix the door' })] })]);
-    expect(document.shopping_lists.map((list) => list.title)).toEqual(['Groceries']);
+    expect(document.shopping_lists).toEqual([expect.objectContaining({ title: 'Groceries', items: [expect.objectContaining({ name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 }), expect.objectContaining({ name: 'Bread' })] })]);
   });
 
   it('pages through many notes into one valid zip', async () => {

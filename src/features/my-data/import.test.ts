@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { addTodoItem, createTodoList } from '../../../test/lists.js';
+import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
 import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
 import { makeZip, upload } from '../../../test/zips.js';
 import type { User } from '../../db/schema.js';
@@ -24,7 +24,14 @@ async function snapshot(user: User) {
   const notebooks = await t.db.selectFrom('notebooks').select(['title', 'color']).where('owner_id', '=', user.id).orderBy('title').execute();
   const tags = await t.db.selectFrom('tags').select(['name', 'color']).where('owner_id', '=', user.id).orderBy('name').execute();
   const todo = await t.db.selectFrom('todo_lists').innerJoin('todo_items', 'todo_items.list_id', 'todo_lists.id').select(['todo_lists.title', 'todo_items.text', 'todo_items.is_done']).where('owner_id', '=', user.id).orderBy('text').execute();
-  return { notes: notes.map((note) => ({ ...note, tag_count: Number(note.tag_count) })), notebooks, tags, todo };
+  const shopping = await t.db
+    .selectFrom('shopping_lists')
+    .innerJoin('shopping_items', 'shopping_items.list_id', 'shopping_lists.id')
+    .select(['shopping_lists.title', 'shopping_lists.group_id', 'shopping_lists.created_at', 'shopping_items.name', 'shopping_items.quantity_milli', 'shopping_items.estimated_price_cents', 'shopping_items.is_bought'])
+    .where('owner_id', '=', user.id)
+    .orderBy('name')
+    .execute();
+  return { notes: notes.map((note) => ({ ...note, tag_count: Number(note.tag_count) })), notebooks, tags, todo, shopping };
 }
 
 async function noteCount() {
@@ -42,16 +49,20 @@ describe('import into my account', () => {
     const lost = await createNote(t.db, user, { title: 'Roses', content: 'Prune in March', notebook_id: notebook.id, tags: [tag], group_id: group.id, priority: 3, is_archived: 1, created_at: 1000, updated_at: 2000 });
     const chores = await createTodoList(t.db, user, { title: 'Chores' });
     await addTodoItem(t.db, chores, { text: 'Rake', is_done: 1 });
+    const groceries = await createShoppingList(t.db, user, { title: 'Groceries', group });
+    await addShoppingItem(t.db, groceries, { name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 });
     const before = await snapshot(user);
+    expect(before.shopping).toHaveLength(1);
 
     const zip = (await browser.get('/accounts/export/')).rawPayload;
     await t.db.deleteFrom('notes').where('id', '=', lost.id).execute();
     await t.db.deleteFrom('todo_lists').where('id', '=', chores.id).execute();
+    await t.db.deleteFrom('shopping_lists').where('id', '=', groceries.id).execute();
     const response = await upload(t.app, browser, '/accounts/import/', zip);
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe('/accounts/import/');
     const page = await browser.get('/accounts/import/');
-    expect(page.body).toContain('Import done: created 1 note, 0 notebooks, 0 tags, 1 to-do list, 0 shopping lists. 1 note was already there and left out.');
+    expect(page.body).toContain('Import done: created 1 note, 0 notebooks, 0 tags, 1 to-do list, 1 shopping list. 1 note was already there and left out.');
     expect(await snapshot(user)).toEqual(before);
     expect(kept.id).toBeGreaterThan(0);
   });

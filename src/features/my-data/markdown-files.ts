@@ -1,5 +1,6 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { Notebook, ShoppingItem, Tag, TodoItem } from '../../db/schema.js';
+import { formatCents, formatQuantity } from '../shopping/money.js';
 import type { ExportNote, ExportShoppingList, ExportTodoList } from './export-repository.js';
 
 const PRIORITY_NAMES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -34,9 +35,8 @@ function todoLine(item: TodoItem): string {
 }
 
 function shoppingLine(item: ShoppingItem): string {
-  const quantity = item.quantity_milli / 1000;
-  const amount = quantity === 1 && !item.unit ? '' : ` (${quantity}${item.unit ? ` ${item.unit}` : ''})`;
-  const price = item.estimated_price_cents === null ? '' : `, about ${(item.estimated_price_cents / 100).toFixed(2)} each`;
+  const amount = item.quantity_milli === 1000 && !item.unit ? '' : ` (${formatQuantity(item.quantity_milli)}${item.unit ? ` ${item.unit}` : ''})`;
+  const price = item.estimated_price_cents === null ? '' : `, about ${formatCents(item.estimated_price_cents)} each`;
   return checkbox(item.is_bought, `${item.name}${amount}${price}`);
 }
 
