@@ -116,6 +116,9 @@ describe('dumpdata and loaddata', () => {
       const alice = await database.db.selectFrom('users').selectAll().where('username', '=', 'alice').executeTakeFirstOrThrow();
       const note = await createNote(database.db, alice);
       expect(note.id).toBe(maxId + 1);
+      // The triggers set aside during the load are back: the new note moved its owner's view version.
+      const after = await database.db.selectFrom('users').select('view_version').where('id', '=', alice.id).executeTakeFirstOrThrow();
+      expect(after.view_version).toBe(alice.view_version + 1);
     });
   });
 
@@ -150,6 +153,10 @@ describe('dumpdata and loaddata', () => {
           const page = await browser.get('/notes/');
           expect(page.statusCode).toBe(200);
           expect(page.body).toContain('Borsch');
+          // The search index was rebuilt (SQLite) or worked out (PostgreSQL) for the loaded notes.
+          const found = await browser.get('/notes/?q=beets');
+          expect(found.body).toContain('Borsch');
+          expect((await browser.get('/notes/?q=nothingmatches')).body).not.toContain('Borsch');
         } finally {
           await app.close();
         }

@@ -2,6 +2,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Dialect } from '../database.js';
 import { DUMP_FORMAT, DUMP_VERSION, type DumpHeader, currentSchema } from './dump.js';
 import type { Database } from '../schema.js';
+import { withIndexesAside } from './indexes-aside.js';
 import { type AnyTables, type DumpTable, anyTables, dumpTables, leftOutTables } from './tables.js';
 
 /** A dump that cannot be loaded: the message says what is wrong and where; nothing was stored. */
@@ -97,57 +98,60 @@ export async function loadDump(db: Kysely<Database>, dialect: Dialect, lines: As
       options.progress?.(state.table.name, state.stored);
     };
 
-    for (let line = await next(); line !== undefined; line = await next()) {
-      if (ended) {
-        if (line.trim() !== '') fail('text after the end of the dump');
-        continue;
-      }
-      if (current) {
-        if (line === ']}') {
-          await flush(current);
-          current = undefined;
+    // Plain indexes are built once at the end, SQLite's triggers (full-text index, view versions) too.
+    await withIndexesAside(trx, dialect, tables.map((table) => table.name), async () => {
+      for (let line = await next(); line !== undefined; line = await next()) {
+        if (ended) {
+          if (line.trim() !== '') fail('text after the end of the dump');
           continue;
         }
-        const text = current.stored + current.batch.length === 0 ? line : line.startsWith(',') ? line.slice(1) : fail(`expected "," before a row of ${current.table.name}`);
-        let row: unknown;
-        try {
-          row = JSON.parse(text);
-        } catch {
-          fail(`not a complete row of ${current.table.name} (is the file truncated?)`);
+        if (current) {
+          if (line === ']}') {
+            await flush(current);
+            current = undefined;
+            continue;
+          }
+          const text = current.stored + current.batch.length === 0 ? line : line.startsWith(',') ? line.slice(1) : fail(`expected "," before a row of ${current.table.name}`);
+          let row: unknown;
+          try {
+            row = JSON.parse(text);
+          } catch {
+            fail(`not a complete row of ${current.table.name} (is the file truncated?)`);
+          }
+          entries += 1;
+          const record = checkRow(row, current, referenced, (message) => fail(`entry ${entries} (${current!.table.name}${message.field ? `, field ${message.field}` : ''}): ${message.text}`));
+          if (current.batch.length === 0) current.firstEntry = entries;
+          current.batch.push(record);
+          if (current.batch.length >= Math.min(MAX_ROWS_PER_INSERT, Math.floor(VALUES_PER_INSERT / current.table.columns.length))) await flush(current);
+          continue;
         }
-        entries += 1;
-        const record = checkRow(row, current, referenced, (message) => fail(`entry ${entries} (${current!.table.name}${message.field ? `, field ${message.field}` : ''}): ${message.text}`));
-        if (current.batch.length === 0) current.firstEntry = entries;
-        current.batch.push(record);
-        if (current.batch.length >= Math.min(MAX_ROWS_PER_INSERT, Math.floor(VALUES_PER_INSERT / current.table.columns.length))) await flush(current);
-        continue;
+        if (line === ']}') {
+          ended = true;
+          continue;
+        }
+        const opening = seen.size === 0 ? line : line.startsWith(',') ? line.slice(1) : fail('expected "," before the next table');
+        let start: { table?: unknown; columns?: unknown } | undefined;
+        try {
+          start = opening.endsWith('"rows":[') ? (JSON.parse(`${opening}]}`) as typeof start) : undefined;
+        } catch {
+          start = undefined;
+        }
+        if (!start || typeof start.table !== 'string' || !Array.isArray(start.columns)) fail('not the start of a table (is the file truncated?)');
+        const table = byName.get(start!.table as string) ?? fail(`this database has no table ${JSON.stringify(start!.table)}`);
+        if (seen.has(table.name)) fail(`table ${table.name} appears twice`);
+        seen.add(table.name);
+        const columns = start!.columns as unknown[];
+        const expected = table.columns.map((column) => column.name);
+        if (columns.length !== expected.length || expected.some((name) => !columns.includes(name))) {
+          fail(`table ${table.name} has columns ${JSON.stringify(columns)}; this database's are ${JSON.stringify(expected)}`);
+        }
+        current = { table, positions: expected.map((name) => columns.indexOf(name)), batch: [], firstEntry: entries + 1, stored: 0 };
       }
-      if (line === ']}') {
-        ended = true;
-        continue;
-      }
-      const opening = seen.size === 0 ? line : line.startsWith(',') ? line.slice(1) : fail('expected "," before the next table');
-      let start: { table?: unknown; columns?: unknown } | undefined;
-      try {
-        start = opening.endsWith('"rows":[') ? (JSON.parse(`${opening}]}`) as typeof start) : undefined;
-      } catch {
-        start = undefined;
-      }
-      if (!start || typeof start.table !== 'string' || !Array.isArray(start.columns)) fail('not the start of a table (is the file truncated?)');
-      const table = byName.get(start!.table as string) ?? fail(`this database has no table ${JSON.stringify(start!.table)}`);
-      if (seen.has(table.name)) fail(`table ${table.name} appears twice`);
-      seen.add(table.name);
-      const columns = start!.columns as unknown[];
-      const expected = table.columns.map((column) => column.name);
-      if (columns.length !== expected.length || expected.some((name) => !columns.includes(name))) {
-        fail(`table ${table.name} has columns ${JSON.stringify(columns)}; this database's are ${JSON.stringify(expected)}`);
-      }
-      current = { table, positions: expected.map((name) => columns.indexOf(name)), batch: [], firstEntry: entries + 1, stored: 0 };
-    }
-    if (current) fail(`the file ends inside table ${current.table.name}: it is truncated`);
-    if (!ended) fail('the file ends before the end of the dump: it is truncated');
-    const missing = tables.find((table) => !seen.has(table.name));
-    if (missing) fail(`the dump has no table ${missing.name}`);
+      if (current) fail(`the file ends inside table ${current.table.name}: it is truncated`);
+      if (!ended) fail('the file ends before the end of the dump: it is truncated');
+      const missing = tables.find((table) => !seen.has(table.name));
+      if (missing) fail(`the dump has no table ${missing.name}`);
+    });
 
     if (dialect === 'postgres') {
       for (const table of tables) await sql`alter table ${sql.table(table.name)} enable trigger user`.execute(trx);
