@@ -57,7 +57,7 @@ async function* linesOf(path: string, onBytes: (bytes: number) => void): AsyncGe
   if (rest !== '') yield rest;
 }
 
-export const dataCommands: Record<string, Command> = {
+export const dumpCommands: Record<string, Command> = {
   dumpdata: {
     usage: 'dumpdata [file]',
     summary: 'write all data (not sessions) as one JSON document, to the file or standard output',
