@@ -50,7 +50,7 @@ function accountsService(config: Config, database: DatabaseHandle): AccountsServ
  * when REDIS_URL is set, else at its next access check (every 30 s). A failure to tell it is a
  * warning: the sessions have ended anyway.
  */
-async function announceEndedSessions(config: Config, sessionKeys: string[]): Promise<void> {
+export async function announceEndedSessions(config: Config, sessionKeys: string[]): Promise<void> {
   if (sessionKeys.length === 0) return;
   try {
     if (!(await publishFromOutside(config, { type: 'sessions.ended', sessionKeys }))) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { TEST_SECRET } from '../../test/helpers.js';
 
@@ -77,5 +78,42 @@ describe('groupnotes import-django', () => {
     const result = groupnotes(empty, ['import-django', join(dir, 'nowhere.json')]);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^groupnotes: \S+nowhere\.json: cannot read it \(ENOENT\); nothing was imported\n$/);
+  });
+});
+
+describe('groupnotes seed-demo', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('creates the demo users and prints their logins', async () => {
+    const result = groupnotes(database, ['seed-demo']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/sign in at \/accounts\/login\/ as:\n {2}demo-ada {3}[A-Za-z0-9]{20}\n {2}demo-ben {3}[A-Za-z0-9]{20}\n {2}demo-cleo {2}[A-Za-z0-9]{20}\n$/);
+    expect(await usernames(database)).toEqual(['demo-ada', 'demo-ben', 'demo-cleo']);
+  });
+
+  it('refuses to run twice without --force, with one line', async () => {
+    const result = groupnotes(database, ['seed-demo']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('groupnotes: the demo data is already there (demo-ada, demo-ben, demo-cleo); seed-demo --force replaces it\n');
+  });
+
+  it('refuses in production without --force, before touching the database', async () => {
+    const production = await createTestDatabase();
+    const handle = openDatabase(production.url);
+    await migrateToLatest(handle.db);
+    await handle.close();
+    try {
+      const result = groupnotes(production, ['seed-demo'], { NODE_ENV: 'production', PUBLIC_URL: 'https://notes.example.com', ALLOWED_HOSTS: 'notes.example.com' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe('groupnotes: refusing to add demo users with printed passwords to a production instance (NODE_ENV=production); seed-demo --force if you mean it\n');
+      expect(await usernames(production)).toEqual([]);
+    } finally {
+      await production.drop();
+    }
   });
 });
