@@ -177,6 +177,7 @@ describe('import-django of objects breaking this service’s rules', () => {
     { model: 'notes_app.todoitem', pk: 42, fields: { todo_list: 49, text: 'Orphan' } },
     { model: 'notes_app.chatmessage', pk: 50, fields: { group: 10, author: 4, content: 'not a member', timestamp: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.chatmessage', pk: 51, fields: { group: 10, author: 3, content: 'hello', timestamp: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.note', pk: 35, fields: { user: 1, title: 'Nul\u0000byte', created_at: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.widget', pk: 60, fields: {} },
   ];
 
@@ -216,6 +217,7 @@ describe('import-django of objects breaking this service’s rules', () => {
       'notes_app.note pk 32 "Of the left-out user": its user pk 2 is not imported',
       'notes_app.note pk 33 "Missing notebook": its notebook pk 404 is not imported',
       'notes_app.note pk 34 "Not her group": its owner is not a member of its group pk 10',
+      'notes_app.note pk 35 "Nul\\u0000byte": its title holds a NUL character, which is not stored here',
       'notes_app.todoitem pk 41 "Tap": the due date 2024-02-30 is not a date from 1900 to 2999',
       'notes_app.todoitem pk 42 "Orphan": its to-do list pk 49 is not imported',
       'notes_app.chatmessage pk 50 in group pk 10: its author iryna is not a member of the group',
@@ -285,6 +287,7 @@ describe('parseDatetime', () => {
     ['2024-05-02 12:00:00-0130', Date.UTC(2024, 4, 2, 13, 30), true],
     ['2024-05-02T12:00', Date.UTC(2024, 4, 2, 12), false],
     ['2024-05-02T12:00:00', Date.UTC(2024, 4, 2, 12), false],
+    ['0050-01-01T00:00:00Z', -60589296000000, true],
   ])('%s', (raw, ms, zoned) => {
     expect(parseDatetime(raw)).toEqual({ ms, zoned });
   });

@@ -132,7 +132,11 @@ export function parseDatetime(raw: string): { ms: number; zoned: boolean } | nul
     if (Number(hours) > 23 || Number(minutes ?? '0') > 59) return null;
     offsetMinutes = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes ?? '0'));
   }
-  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, millis) - offsetMinutes * 60_000;
+  // Not Date.UTC alone: it reads years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year!, month! - 1, day!);
+  date.setUTCHours(hour!, minute!, second, millis);
+  const ms = date.getTime() - offsetMinutes * 60_000;
   return { ms, zoned: zone !== undefined };
 }
 

@@ -107,7 +107,9 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
   function each(model: ModelName, describe: (entry: Entry) => string, decide: (entry: Entry) => string | null): void {
     const report = models.get(model)!;
     for (const entry of byModel.get(model)!) {
-      const reason = decide(entry);
+      // PostgreSQL's text cannot hold U+0000; SQLite's could, but then the two would differ.
+      const nul = Object.entries(entry.fields).find(([, value]) => typeof value === 'string' && value.includes('\u0000'));
+      const reason = nul ? `its ${nul[0]} holds a NUL character, which is not stored here` : decide(entry);
       if (reason === null) report.imported += 1;
       else report.leftOut.push(`${model} pk ${entry.pk} ${describe(entry)}: ${reason}`);
     }
