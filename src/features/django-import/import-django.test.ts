@@ -171,11 +171,14 @@ describe('import-django of objects breaking this service’s rules', () => {
     { model: 'notes_app.note', pk: 31, fields: { user: 1, title: 'Foreign tag', tags: [22], created_at: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.note', pk: 32, fields: { user: 2, title: 'Of the left-out user', created_at: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.note', pk: 33, fields: { user: 1, title: 'Missing notebook', notebook: 404, created_at: '2024-01-01T00:00:00Z' } },
-    { model: 'notes_app.note', pk: 34, fields: { user: 4, title: 'Not her group', group: 10, created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.note', pk: 34, fields: { user: 4, title: 'Not her group', group: 10, created_at: '2024-01-01T00:00:00Z' } }, // kept, as after leaving
+    { model: 'notes_app.note', pk: 36, fields: { user: 4, title: 'Lost group', group: 13, created_at: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.todolist', pk: 40, fields: { user: 1, title: 'Chores', shared_with: [3, 2], created_at: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.todoitem', pk: 41, fields: { todo_list: 40, text: 'Tap', due_date: '2024-02-30' } }, // no such day
     { model: 'notes_app.todoitem', pk: 42, fields: { todo_list: 49, text: 'Orphan' } },
-    { model: 'notes_app.chatmessage', pk: 50, fields: { group: 10, author: 4, content: 'not a member', timestamp: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.chatmessage', pk: 50, fields: { group: 10, author: 4, content: 'not a member', timestamp: '2024-01-01T00:00:00Z' } }, // kept
+    { model: 'notes_app.chatmessage', pk: 52, fields: { group: 12, author: 4, content: 'in a left-out group', timestamp: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.chatmessage', pk: 53, fields: { group: 10, author: 2, content: 'by a left-out user', timestamp: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.chatmessage', pk: 51, fields: { group: 10, author: 3, content: 'hello', timestamp: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.note', pk: 35, fields: { user: 1, title: 'Nul\u0000byte', created_at: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.widget', pk: 60, fields: {} },
@@ -200,10 +203,10 @@ describe('import-django of objects breaking this service’s rules', () => {
       { group_id: 11, user_id: 4 },
     ]);
     expect((await t.db.selectFrom('tags').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([20, 22]);
-    expect((await t.db.selectFrom('notes').select('id').execute()).map((row) => row.id)).toEqual([30]);
+    expect((await t.db.selectFrom('notes').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([30, 34]);
     expect(await t.db.selectFrom('todo_list_shares').select(['list_id', 'user_id']).execute()).toEqual([{ list_id: 40, user_id: 3 }]);
     expect(await t.db.selectFrom('todo_items').select('id').execute()).toEqual([]);
-    expect((await t.db.selectFrom('chat_messages').select('id').execute()).map((row) => row.id)).toEqual([51]);
+    expect((await t.db.selectFrom('chat_messages').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([50, 51]);
   });
 
   it('reports each object left out, with its reason, and the links dropped', () => {
@@ -216,11 +219,13 @@ describe('import-django of objects breaking this service’s rules', () => {
       'notes_app.note pk 31 "Foreign tag": its tag pk 22 belongs to another user',
       'notes_app.note pk 32 "Of the left-out user": its user pk 2 is not imported',
       'notes_app.note pk 33 "Missing notebook": its notebook pk 404 is not imported',
-      'notes_app.note pk 34 "Not her group": its owner is not a member of its group pk 10',
+      'notes_app.note pk 36 "Lost group": its group pk 13 is not imported',
       'notes_app.note pk 35 "Nul\\u0000byte": its title holds a NUL character, which is not stored here',
       'notes_app.todoitem pk 41 "Tap": the due date 2024-02-30 is not a date from 1900 to 2999',
       'notes_app.todoitem pk 42 "Orphan": its to-do list pk 49 is not imported',
-      'notes_app.chatmessage pk 50 in group pk 10: its author iryna is not a member of the group',
+      'notes_app.chatmessage pk 52 in group pk 12: its group pk 12 is not imported',
+      'notes_app.chatmessage pk 53 in group pk 10: its author pk 2 is not imported',
+      '2 note(s), shopping list(s) or chat message(s) kept in a group their owner or author is not a member of',
       'membership of user taras in group pk 99 dropped: no such group in the file',
       'share of notes_app.todolist pk 40 with user pk 2 dropped: that user is not imported',
       'group "Family" (pk 10): owner taras, its earliest member',

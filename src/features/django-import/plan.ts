@@ -18,8 +18,9 @@ import type { Entry, ModelName, ParsedDump } from './parse.js';
 // - groups: owned by their earliest member (date_joined, then pk); a group without members, or
 //   whose name its owner already uses, is left out;
 // - notes: left out when a tag or the notebook is missing or someone else's, or the group is not
-//   one of the owner's; lists: when the group is not one of the owner's; chat messages: when the
-//   author is not a member of the group;
+//   imported; lists and chat messages: when the group is not imported. A note, list or message
+//   whose owner or author is not (or no longer) a member of its group is kept, as it is here after
+//   a member leaves a group (the report counts them);
 // - access links only (memberships, shares) naming a user or group that is not imported are
 //   dropped and reported: the object keeps less access, never more.
 
@@ -237,10 +238,13 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
   );
 
   const isMember = (groupPk: number, userPk: number) => groups.get(groupPk)?.has(userPk) === true;
+  /** Notes, lists and messages kept in a group their owner or author is not a member of. */
+  let outsiders = 0;
   const groupProblem = (group: unknown, userPk: number): string | null => {
     if (group === null || group === undefined) return null;
     if (!groups.has(group as number)) return `its group pk ${String(group)} is not imported`;
-    return isMember(group as number, userPk) ? null : `its owner is not a member of its group pk ${String(group)}`;
+    if (!isMember(group as number, userPk)) outsiders += 1;
+    return null;
   };
 
   // Notes.
@@ -394,14 +398,15 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
       const [groupPk, authorPk] = [fields.group as number, fields.author as number];
       if (!groups.has(groupPk)) return `its group pk ${groupPk} is not imported`;
       if (!users.has(authorPk)) return `its author pk ${authorPk} is not imported`;
-      if (!isMember(groupPk, authorPk)) return `its author ${users.get(authorPk)!.username} is not a member of the group`;
       const content = str(fields.content).trim();
       const problem = textProblem('the message', content, MAX_CHAT_LENGTH);
       if (problem) return problem;
+      if (!isMember(groupPk, authorPk)) outsiders += 1;
       rows.chat_messages.push({ id: pk, group_id: groupPk, author_id: authorPk, content, created_at: fields.timestamp as number });
       return null;
     },
   );
 
+  if (outsiders > 0) notices.push(`${outsiders} note(s), shopping list(s) or chat message(s) kept in a group their owner or author is not a member of (as after leaving a group here)`);
   return { rows, models, notices };
 }
