@@ -139,6 +139,16 @@ describe('import-django of the fixture', () => {
     expect(tag.statusCode).toBe(302);
   });
 
+  it('leaves the view-version triggers working: a change to the group note reaches the other member’s kept page', async () => {
+    expect((await browsers.tarasa5cd!.get('/notes/')).body).toContain('Borscht a5cd');
+    expect((await browsers.tarasa5cd!.get('/notes/')).body).toContain('Borscht a5cd');
+    const edited = await browsers.olenaa5cd!.post('/notes/516/edit/', { title: 'Borscht, revised', content: 'More beets.', notebook: '506', tags: '508', group: '502', priority: '2', is_pinned: 'on' });
+    expect(edited.statusCode).toBe(302);
+    const after = await browsers.tarasa5cd!.get('/notes/');
+    expect(after.body).toContain('Borscht, revised');
+    expect(after.body).not.toContain('Borscht a5cd');
+  });
+
   it('refuses a second import into the now non-empty database, changing nothing', async () => {
     const before = await counts(t);
     await expect(importDjango(t.db, t.database.dialect, FIXTURE)).rejects.toThrow(NotEmpty);

@@ -41,6 +41,8 @@ const TABLES: (keyof ImportRows)[] = [
   'shopping_items',
   'chat_messages',
 ];
+/** Tables whose inserts fire view-version triggers (migration 0007). */
+const TRIGGERED = ['notes', 'note_tags', 'group_members'];
 const WITH_IDS = TABLES.filter((table) => !['group_members', 'note_tags', 'todo_list_shares', 'shopping_list_shares'].includes(table));
 
 export async function readDump(path: string): Promise<ParsedDump> {
@@ -59,13 +61,22 @@ async function write(trx: Kysely<Database>, dialect: Dialect, rows: ImportRows):
   // PostgreSQL a second import at once fails on the first kept pk and rolls back.
   const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (existing) throw new NotEmpty('the database already has users: import-django loads into an empty database only (run it before createuser)');
+  const postgres = dialect === 'postgres';
+  // The view-version triggers (migration 0007) update the owner's and the group's row for each
+  // note and tag link inserted. Within one PostgreSQL transaction every such update of one row
+  // adds a row version the next one walks past: quadratic, a minute for 50,000 notes. They are
+  // off for this transaction (DDL is transactional: a rollback turns them back on) and every
+  // version is moved once at the end instead. SQLite's triggers cost little and stay on.
+  if (postgres) for (const table of TRIGGERED) await sql`alter table ${sql.table(table)} disable trigger user`.execute(trx);
   for (const table of TABLES) {
     const all = rows[table] as Record<string, unknown>[];
     for (let start = 0; start < all.length; start += CHUNK) {
       await trx.insertInto(table).values(all.slice(start, start + CHUNK) as never).execute();
     }
   }
-  if (dialect === 'postgres') {
+  if (postgres) {
+    for (const table of ['users', 'groups', 'notes'] as const) await trx.updateTable(table).set({ view_version: sql<number>`view_version + 1` }).execute();
+    for (const table of TRIGGERED) await sql`alter table ${sql.table(table)} enable trigger user`.execute(trx);
     // Identity columns do not move when ids are given: the next insert would reuse a kept pk.
     for (const table of WITH_IDS) {
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(trx);
