@@ -10,6 +10,7 @@ import { publishFromOutside } from '../platform/hub/hub.js';
 import { serve } from '../server.js';
 import { adminCommands, COMMAND_LINE } from './admin-commands.js';
 import { dataCommands } from './data-commands.js';
+import { dumpCommands } from './dump-commands.js';
 import { groupCommands } from './group-commands.js';
 import { AdminService } from '../features/admin/service.js';
 import { CliError, readNewPassword } from './io.js';
@@ -137,4 +138,4 @@ const accountCommands: Record<string, Command> = {
 };
 
 /** Every command of `groupnotes`; features add theirs here. */
-export const commands: Record<string, Command> = { ...accountCommands, ...adminCommands, ...groupCommands, ...dataCommands };
+export const commands: Record<string, Command> = { ...accountCommands, ...adminCommands, ...groupCommands, ...dataCommands, ...dumpCommands };
