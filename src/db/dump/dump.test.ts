@@ -10,6 +10,7 @@ import { buildApp } from '../../app.js';
 import { buildTestApp, createGroup, createUser, DEFAULT_PASSWORD, TEST_SECRET, TestBrowser, testConfig, type TestApp } from '../../../test/helpers.js';
 import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
 import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
+import { seedDemo } from '../../features/demo/seed.js';
 import { writeDump } from './dump.js';
 import { DumpError, loadDump } from './load.js';
 
@@ -132,6 +133,23 @@ describe('dumpdata and loaddata', () => {
       await withFreshDatabase('same', async (again) => {
         await loadDump(again.db, again.dialect, linesOfText(fromSqlite));
         expect(await dumpText(again)).toBe(original);
+      });
+    });
+  });
+
+  it('seed-demo, dump, load into the other kind of database, dump again: the same bytes', async () => {
+    await withFreshDatabase('same', async (seeded) => {
+      await seedDemo(seeded.db, seeded.dialect, { iterations: 1000 });
+      const first = await dumpText(seeded);
+      expect(first).toContain('demo-ada');
+      // To SQLite (from PostgreSQL in CI's second run), then back to the first kind.
+      await withFreshDatabase('sqlite', async (sqlite) => {
+        await loadDump(sqlite.db, sqlite.dialect, linesOfText(first));
+        expect(await dumpText(sqlite)).toBe(first);
+        await withFreshDatabase('same', async (again) => {
+          await loadDump(again.db, again.dialect, linesOfText(await dumpText(sqlite)));
+          expect(await dumpText(again)).toBe(first);
+        });
       });
     });
   });
