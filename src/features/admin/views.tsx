@@ -45,7 +45,15 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
                   {user.username}
                   {user.is_admin === 1 ? <strong class="badge">admin</strong> : null}
                 </td>
-                <td>{user.email || '—'}</td>
+                <td>
+                  {user.email || (
+                    <>
+                      <em>none</em>
+                      <br />
+                      <small>Password reset needs an email address.</small>
+                    </>
+                  )}
+                </td>
                 <td>{user.last_login === null ? 'never' : <Time ms={user.last_login} />}</td>
                 <td>
                   {user.totp_enabled === 1 ? 'on' : 'off'}
@@ -59,7 +67,15 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
                   ) : null}
                 </td>
                 <td>{user.is_active === 1 ? 'active' : 'deactivated'}</td>
-                <td>
+                <td class="admin-actions">
+                  {user.email && user.is_active === 1 ? (
+                    <form method="post" action={`/admin/users/${user.id}/send-reset/`} class="inline">
+                      <CsrfField ctx={ctx} />
+                      <button type="submit" class="secondary outline">
+                        Send reset mail<span class="visually-hidden"> to {user.username}</span>
+                      </button>
+                    </form>
+                  ) : null}
                   {user.id === ctx.user!.id ? null : (
                     <form method="post" action={`/admin/users/${user.id}/${user.is_active === 1 ? 'deactivate' : 'activate'}/`} class="inline">
                       <CsrfField ctx={ctx} />
