@@ -137,6 +137,8 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
     await throttle.release(attempt);
     await throttle.forgive(limits[0]!.scope);
     endPendingSignIn(reply, config);
+    // Signed in from here on: now, not at the password, is the last login.
+    await users.recordLogin(user.id);
     await logIn(request, reply, { config, store: sessions }, user);
     return reply.redirect(safeNextPath(pending.next, afterLogin), 302);
   });
