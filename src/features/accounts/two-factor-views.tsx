@@ -2,6 +2,7 @@ import { CsrfField, Field, FormAlert, type FormErrors } from '../../platform/vie
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { LOGIN_CODE_PATH } from './two-factor-pending.js';
+import { NoEmailNote } from './views.js';
 
 const TITLE = 'Two-factor sign-in';
 
@@ -45,6 +46,15 @@ export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: str
           Keep these recovery codes somewhere safe, away from your phone. If you lose your phone, each of them
           signs you in once in place of a code. <strong>They are shown only this once.</strong>
         </p>
+        <p>You were logged out everywhere else: sign in there again with your password and a code.</p>
+        <NoEmailNote
+          ctx={ctx}
+          then={
+            <>
+              with a lost phone and a forgotten password you would be locked out, so <a href="/accounts/">add one to your account</a>.
+            </>
+          }
+        />
         <ul class="recovery-codes">
           {codes.map((code) => (
             <li>
