@@ -46,6 +46,13 @@ export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: str
           Keep these recovery codes somewhere safe, away from your phone. If you lose your phone, each of them
           signs you in once in place of a code. <strong>They are shown only this once.</strong>
         </p>
+        <ul class="recovery-codes">
+          {codes.map((code) => (
+            <li>
+              <code>{code}</code>
+            </li>
+          ))}
+        </ul>
         <p>You were logged out everywhere else: sign in there again with your password and a code.</p>
         <NoEmailNote
           ctx={ctx}
@@ -55,13 +62,6 @@ export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: str
             </>
           }
         />
-        <ul class="recovery-codes">
-          {codes.map((code) => (
-            <li>
-              <code>{code}</code>
-            </li>
-          ))}
-        </ul>
         <a href="/accounts/2fa/" role="button">I have saved them</a>
       </article>
     </Layout>
