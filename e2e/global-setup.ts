@@ -1,13 +1,17 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import type { AuditRecord } from './browser.js';
+import { TestSmtpServer } from '../test/smtp.js';
 import { startApp } from './server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     auditLog: string;
+    /** Every mail the server sent, one JSON line each (e2e/mail.ts reads it). */
+    mailLog: string;
+    databaseUrl: string;
   }
 }
 
@@ -19,11 +23,18 @@ export default async function setup(project: TestProject) {
   mkdirSync(RESULTS, { recursive: true });
   const auditLog = `${RESULTS}e2e-axe.jsonl`;
   writeFileSync(auditLog, '');
-  const app = await startApp();
+  // A real SMTP server for the server's mail; what it receives goes to a file the tests read.
+  const mailLog = `${RESULTS}e2e-mail.jsonl`;
+  writeFileSync(mailLog, '');
+  const smtp = await TestSmtpServer.start((mail) => appendFileSync(mailLog, `${JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text })}\n`));
+  const app = await startApp({ smtpUrl: smtp.url });
   project.provide('baseUrl', app.baseUrl);
   project.provide('auditLog', auditLog);
+  project.provide('mailLog', mailLog);
+  project.provide('databaseUrl', app.databaseUrl);
   return async () => {
     await app.stop();
+    await smtp.close();
     summarize(auditLog);
     console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s including server start`);
   };

@@ -9,7 +9,23 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface RunningApp {
   baseUrl: string;
+  /** The server's database, for the command line (`runCli`). */
+  databaseUrl: string;
   stop(): Promise<void>;
+}
+
+const SECRET_KEY = 'e2e-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** Runs `groupnotes <args>` against the journeys' server's database, as its administrator would. */
+export function runCli(databaseUrl: string, args: string[]): string {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', DATABASE_URL: databaseUrl, SECRET_KEY, PBKDF2_ITERATIONS: '1000', LOG_LEVEL: 'warn' },
+  });
+  if (result.status !== 0) throw new Error(`groupnotes ${args.join(' ')} failed with ${result.status}:\n${result.stderr}`);
+  return result.stdout;
 }
 
 async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -29,15 +45,17 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, output: ()
 
 /**
  * The real server as users run it (`groupnotes serve`), in a child process, on a fresh SQLite
- * file and a free loopback port. Cheap password hashes keep registration fast.
+ * file and a free loopback port. Cheap password hashes keep registration fast. Mail goes to
+ * `smtpUrl` when given, with links built on the server's own address.
  */
-export async function startApp(): Promise<RunningApp> {
+export async function startApp(options: { smtpUrl?: string } = {}): Promise<RunningApp> {
   // public/vendor/ is generated (npm run build); a fresh checkout would serve pages unstyled.
   const copied = spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (copied.status !== 0) throw new Error(`copying the vendor assets failed:\n${copied.stderr}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'groupnotes-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const databaseUrl = `sqlite:${join(dataDir, 'e2e.sqlite3')}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: ROOT,
     env: {
@@ -46,8 +64,10 @@ export async function startApp(): Promise<RunningApp> {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: String(port),
-      DATABASE_URL: `sqlite:${join(dataDir, 'e2e.sqlite3')}`,
-      SECRET_KEY: 'e2e-secret-key-0123456789abcdefghijklmnopqrstuvwxyz',
+      DATABASE_URL: databaseUrl,
+      SECRET_KEY,
+      PUBLIC_URL: baseUrl,
+      ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
       PBKDF2_ITERATIONS: '1000',
       LOG_LEVEL: 'warn',
     },
@@ -68,6 +88,7 @@ export async function startApp(): Promise<RunningApp> {
   }
   return {
     baseUrl,
+    databaseUrl,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

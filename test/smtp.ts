@@ -29,7 +29,8 @@ export class TestSmtpServer {
   private server!: SMTPServer;
   url = '';
 
-  static async start(): Promise<TestSmtpServer> {
+  /** `onReceived` hears each mail accepted (the browser journeys write them to a file their tests read). */
+  static async start(onReceived?: (mail: ReceivedMail) => void): Promise<TestSmtpServer> {
     const smtp = new TestSmtpServer();
     smtp.server = new SMTPServer({
       authOptional: true,
@@ -49,13 +50,15 @@ export class TestSmtpServer {
             const raw = Buffer.concat(chunks).toString('utf8');
             const split = raw.indexOf('\r\n\r\n');
             const headers = raw.slice(0, split);
-            smtp.received.push({
+            const mail: ReceivedMail = {
               to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
               raw,
               text: /quoted-printable/i.test(headers) ? decodeQuotedPrintable(raw.slice(split + 4)) : raw.slice(split + 4),
               subject: /^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? '',
               at: Date.now(),
-            });
+            };
+            smtp.received.push(mail);
+            onReceived?.(mail);
             callback();
           };
           if (smtp.delayMs > 0) setTimeout(finish, smtp.delayMs);

@@ -33,6 +33,16 @@ describe('anonymous -> authenticated (POST login with matching credentials)', ()
     expect(rows[0]!.session_key).toMatch(/^[a-z0-9]{32}$/);
   });
 
+  it('records the time of the login as the last login; a wrong password does not', async () => {
+    const user = await createUser(t.db);
+    const lastLogin = async () => (await t.db.selectFrom('users').select('last_login').where('id', '=', user.id).executeTakeFirstOrThrow()).last_login;
+    await new TestBrowser(t.app).post('/accounts/login/', { username: user.username, password: 'wrong-password' });
+    expect(await lastLogin()).toBeNull();
+    const startedAt = Date.now();
+    await new TestBrowser(t.app).login(user.username);
+    expect(Number(await lastLogin())).toBeGreaterThanOrEqual(startedAt);
+  });
+
   it('sets the sessionid cookie HttpOnly, SameSite=Lax, Path=/, for two weeks, not Secure outside production', async () => {
     const user = await createUser(t.db);
     const response = await new TestBrowser(t.app).post('/accounts/login/', { username: user.username, password: DEFAULT_PASSWORD });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
+import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
+import { shownRecoveryCodes, shownSecret, totpCode } from '../../../test/two-factor.js';
 import { QueryCounter } from '../../../test/query-count.js';
 import { TestSmtpServer } from '../../../test/smtp.js';
 import { connectChat, listen } from '../../../test/ws.js';
@@ -234,6 +235,25 @@ describe('pages', () => {
     const withEmail = new TestBrowser(t.app);
     await withEmail.login((await createUser(t.db, { email: 'has@example.test' })).username);
     expect((await withEmail.get('/accounts/password_change/')).body).not.toContain('Your account has no email address');
+  });
+
+  it('the account page and the recovery codes tell a user without an email address that reset needs one, and where to add it', async () => {
+    const without = await loggedIn(t);
+    const account = (await without.browser.get('/accounts/')).body;
+    expect(account).toContain('Your account has no email address');
+    expect(account).toContain('a forgotten password cannot be reset by mail');
+    const secret = shownSecret((await without.browser.get('/accounts/2fa/')).body);
+    const codes = (await without.browser.post('/accounts/2fa/', { code: totpCode(secret) })).body;
+    expect(shownRecoveryCodes(codes)).toHaveLength(10);
+    expect(codes).toContain('Your account has no email address');
+    expect(codes).toContain('<a href="/accounts/">add one to your account</a>');
+
+    const withEmail = await loggedIn(t, { email: 'kept@example.test' });
+    expect((await withEmail.browser.get('/accounts/')).body).not.toContain('Your account has no email address');
+    const withSecret = shownSecret((await withEmail.browser.get('/accounts/2fa/')).body);
+    const withCodes = (await withEmail.browser.post('/accounts/2fa/', { code: totpCode(withSecret) })).body;
+    expect(shownRecoveryCodes(withCodes)).toHaveLength(10);
+    expect(withCodes).not.toContain('Your account has no email address');
   });
 
   it('refuses an invalid email with the form', async () => {

@@ -31,6 +31,18 @@ export class PasswordResetService {
     await this.outbox.enqueue(users.map((user) => this.resetMail(user)));
   }
 
+  /**
+   * Queues the same reset mail to this one user, in the caller's transaction `db` (an
+   * administrator's "send a password-reset mail"); call `mailQueued()` once it has committed.
+   */
+  async queueResetIn(db: Kysely<Database>, user: User): Promise<void> {
+    await this.outbox.enqueueIn(db, [this.resetMail(user)]);
+  }
+
+  mailQueued(): void {
+    this.outbox.wake();
+  }
+
   resetLink(user: User): string {
     return `${this.config.publicUrl}/accounts/reset/${encodeUid(user.id)}/${makeResetToken(this.config.secretKey, user)}/`;
   }

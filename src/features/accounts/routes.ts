@@ -62,6 +62,8 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     await throttle.release(attempt);
     await throttle.forgive(usernameScope(username));
     if (user.totp_enabled === 1) return askForCode(reply, config, user, safeNextPath(next, AFTER_LOGIN));
+    // The sign-in is complete only here (or after the code): only then is it the last login.
+    await accounts.users.recordLogin(user.id);
     await logIn(request, reply, { config, store: sessions }, user);
     return reply.redirect(safeNextPath(next, AFTER_LOGIN), 302);
   });
@@ -92,6 +94,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
       await throttle.release(attempt);
       return reply.render(RegisterPage({ ctx, values, errors: created.errors }), 400);
     }
+    await accounts.users.recordLogin(created.value.id);
     await logIn(request, reply, { config, store: sessions }, created.value);
     request.flash(`Welcome, ${created.value.username}! Your account is ready.`);
     return reply.redirect(AFTER_LOGIN, 302);

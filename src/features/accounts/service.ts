@@ -24,7 +24,8 @@ export class AccountsService {
 
   /**
    * The user whose password this is, or null. An unknown username costs the same hashing time
-   * as a wrong password, so the answer time does not reveal which usernames exist.
+   * as a wrong password, so the answer time does not reveal which usernames exist. The last login
+   * is not recorded here: with 2FA on, the password alone signs nobody in (`signedIn` does it).
    */
   async authenticate(username: string, password: string): Promise<User | null> {
     const user = await this.users.findByUsername(username);
@@ -35,7 +36,6 @@ export class AccountsService {
     const { ok, needsRehash } = await verifyPassword(password, user.password, this.config.pbkdf2Iterations);
     if (!ok) return null;
     if (needsRehash) user.password = await this.rehash(user, password);
-    await this.users.recordLogin(user.id);
     return user;
   }
 

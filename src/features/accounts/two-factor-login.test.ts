@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestApp, buildTestApp } from '../../../test/helpers.js';
+import { TestBrowser, type TestApp, buildTestApp } from '../../../test/helpers.js';
 import { atCodeStep, enrolledUser, totpCode } from '../../../test/two-factor.js';
 import { UsersRepository } from './repository.js';
 import { hashPassword } from '../../platform/passwords/passwords.js';
 import { PENDING_TTL_MS } from './two-factor-pending.js';
+import { encodeUid, makeResetToken } from './reset-tokens.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,6 +45,24 @@ describe('signing in with two-factor sign-in on', () => {
     expect(browser.cookies.has('login_2fa')).toBe(false);
     expect(await sessionCount(user.id)).toBe(before + 1);
     expect((await browser.get('/notes/')).statusCode).toBe(200);
+  });
+
+  it('records the last login only once the code is given, so that the password alone does not end a reset link', async () => {
+    const { user, secret, nextCode } = await enrolledUser(t);
+    const lastLogin = async () => (await t.db.selectFrom('users').select('last_login').where('id', '=', user.id).executeTakeFirstOrThrow()).last_login;
+    const before = await lastLogin();
+    const stored = await new UsersRepository(t.db).findById(user.id);
+    const link = `/accounts/reset/${encodeUid(user.id)}/${makeResetToken(t.config.secretKey, stored!)}/`;
+    const browser = await atCodeStep(t, user.username);
+    expect(await lastLogin()).toBe(before);
+    // Whoever knows only the password cannot spoil the owner's reset link.
+    expect((await new TestBrowser(t.app).get(link)).statusCode).toBe(200);
+    expect((await browser.post('/accounts/login/2fa/', { code: WRONG(secret) })).statusCode).toBe(400);
+    expect(await lastLogin()).toBe(before);
+    const startedAt = Date.now();
+    expect((await browser.post('/accounts/login/2fa/', { code: nextCode() })).statusCode).toBe(302);
+    expect(Number(await lastLogin())).toBeGreaterThanOrEqual(startedAt);
+    expect((await new TestBrowser(t.app).get(link)).statusCode).toBe(400);
   });
 
   it('refuses a wrong code: the form again, still not signed in', async () => {

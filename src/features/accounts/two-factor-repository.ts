@@ -27,22 +27,21 @@ export class TwoFactorRepository {
 
   /**
    * Turns 2FA on with the secret a code was confirmed from (not one replaced since) and stores the
-   * recovery codes' hashes, in one transaction; false when it was already on or the secret moved.
+   * recovery codes' hashes; false when it was already on or the secret moved. Run it in the
+   * caller's transaction.
    */
   async enable(userId: number, secret: string, step: number, recoveryHashes: string[]): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('users')
-        .set({ totp_enabled: 1, totp_last_step: step })
-        .where('id', '=', userId)
-        .where('totp_secret', '=', secret)
-        .where('totp_enabled', '=', 0)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return false;
-      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-      await trx.insertInto('recovery_codes').values(recoveryHashes.map((code_hash) => ({ user_id: userId, code_hash }))).execute();
-      return true;
-    });
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_enabled: 1, totp_last_step: step })
+      .where('id', '=', userId)
+      .where('totp_secret', '=', secret)
+      .where('totp_enabled', '=', 0)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await this.db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+    await this.db.insertInto('recovery_codes').values(recoveryHashes.map((code_hash) => ({ user_id: userId, code_hash }))).execute();
+    return true;
   }
 
   /** Turns 2FA off: the secret and every recovery code go, so turning it on again starts afresh. */

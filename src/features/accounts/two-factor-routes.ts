@@ -59,7 +59,7 @@ export interface TwoFactorDeps {
 }
 
 export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessions, throttle, afterLogin }: TwoFactorDeps): Promise<void> {
-  const twoFactor = new TwoFactorService(db, config);
+  const twoFactor = new TwoFactorService(db, config, sessions);
   const users = new UsersRepository(db);
 
   const showSettings = async (request: FastifyRequest, reply: FastifyReply, status = 200, errors: FormErrors = {}) => {
@@ -76,7 +76,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
   app.post('/accounts/2fa/', async (request, reply) => {
     const form = parseForm(codeForm, request.body);
     if (!form.ok) return showSettings(request, reply, 400, form.errors);
-    const enabled = await twoFactor.enable(request.user!.id, form.data.code);
+    const enabled = await twoFactor.enable(request.user!.id, form.data.code, request.session!.key);
     if (!enabled.ok) return showSettings(request, reply, 400, enabled.errors);
     // Rendered, not redirected to: the codes exist in the clear only in this answer.
     return reply.render(RecoveryCodesPage({ ctx: viewContext(request), codes: enabled.value }));
@@ -137,6 +137,8 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
     await throttle.release(attempt);
     await throttle.forgive(limits[0]!.scope);
     endPendingSignIn(reply, config);
+    // Signed in from here on: now, not at the password, is the last login.
+    await users.recordLogin(user.id);
     await logIn(request, reply, { config, store: sessions }, user);
     return reply.redirect(safeNextPath(pending.next, afterLogin), 302);
   });

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
+import type { SessionStore } from '../../platform/chain/session.js';
 import { verifyPassword } from '../../platform/passwords/passwords.js';
 import { UsersRepository } from './repository.js';
 import type { Outcome } from './service.js';
@@ -19,8 +20,9 @@ export class TwoFactorService {
   private readonly users: UsersRepository;
 
   constructor(
-    db: Kysely<Database>,
+    private readonly db: Kysely<Database>,
     private readonly config: Config,
+    private readonly sessions: SessionStore,
   ) {
     this.repository = new TwoFactorRepository(db);
     this.users = new UsersRepository(db);
@@ -38,9 +40,11 @@ export class TwoFactorService {
   /**
    * Turns 2FA on once a code from the stored secret is confirmed; the value is the ten recovery
    * codes, in the clear this once. Not throttled: whoever is here is signed in and can read the
-   * secret on the page anyway.
+   * secret on the page anyway. Every other session of the user ends with it, in one transaction
+   * (their chat sockets close): they were opened with the password alone, below the new bar, and
+   * one may be the very intruder the user turns 2FA on against. `keepSessionKey` is the caller's.
    */
-  async enable(userId: number, code: string, now = Date.now()): Promise<Outcome<string[]>> {
+  async enable(userId: number, code: string, keepSessionKey: string, now = Date.now()): Promise<Outcome<string[]>> {
     const state = await this.repository.findState(userId);
     if (state?.totp_enabled === 1) return { ok: false, errors: { __all__: ['Two-factor sign-in is already on.'] } };
     if (!state?.totp_secret) return { ok: false, errors: { __all__: ['Start again from the QR code.'] } };
@@ -48,9 +52,13 @@ export class TwoFactorService {
     const step = totpCode === null ? null : totpStep(state.totp_secret, totpCode, now);
     if (step === null) return { ok: false, errors: { code: [WRONG_CODE] } };
     const recoveryCodes = newRecoveryCodes();
-    if (!(await this.repository.enable(userId, state.totp_secret, step, recoveryCodes.map(recoveryCodeHash)))) {
-      return { ok: false, errors: { __all__: ['Two-factor sign-in changed in another window. Reload this page.'] } };
-    }
+    const secret = state.totp_secret;
+    const enabled = await this.db.transaction().execute(async (trx) => {
+      if (!(await new TwoFactorRepository(trx).enable(userId, secret, step, recoveryCodes.map(recoveryCodeHash)))) return false;
+      await this.sessions.withDb(trx).deleteForUser(userId, keepSessionKey);
+      return true;
+    });
+    if (!enabled) return { ok: false, errors: { __all__: ['Two-factor sign-in changed in another window. Reload this page.'] } };
     return { ok: true, value: recoveryCodes };
   }
 

@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { enrolledUser, shownRecoveryCodes, shownSecret, totpCode } from '../../../test/two-factor.js';
+import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
+import { connectChat, listen } from '../../../test/ws.js';
+import { atCodeStep, enrolledUser, shownRecoveryCodes, shownSecret, totpCode } from '../../../test/two-factor.js';
 import { qrCodeImage, totpUri } from './two-factor-codes.js';
 
 let t: TestApp;
+let address: string;
 beforeAll(async () => {
   t = await buildTestApp();
+  address = await listen(t.app);
 });
 afterAll(() => t.close());
 
 const twoFactorColumns = (userId: number) =>
   t.db.selectFrom('users').select(['totp_secret', 'totp_enabled', 'totp_last_step']).where('id', '=', userId).executeTakeFirstOrThrow();
+const sessionKeys = async (userId: number) => (await t.db.selectFrom('sessions').select('session_key').where('user_id', '=', userId).execute()).map((row) => row.session_key);
 const recoveryRows = (userId: number) => t.db.selectFrom('recovery_codes').select('code_hash').where('user_id', '=', userId).execute();
 
 describe('turning two-factor sign-in on', () => {
@@ -60,6 +64,28 @@ describe('turning two-factor sign-in on', () => {
     expect(later.body).toContain('10 recovery codes are');
     for (const code of codes) expect(later.body).not.toContain(code);
     expect(later.body).not.toContain(secret);
+  });
+
+  it('ends the user’s other sessions and closes their chat sockets; the session that turned it on stays', async () => {
+    const { user, browser } = await loggedIn(t);
+    const group = await createGroup(t.db, user);
+    const phone = new TestBrowser(t.app);
+    await phone.login(user.username);
+    const socket = await connectChat(address, `/ws/groups/${group.id}/chat/`, { sessionKey: phone.cookies.get('sessionid')! });
+    const own = await connectChat(address, `/ws/groups/${group.id}/chat/`, { sessionKey: browser.cookies.get('sessionid')! });
+    const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
+    const codes = await browser.post('/accounts/2fa/', { code: totpCode(secret) });
+    expect(codes.statusCode).toBe(200);
+    expect(codes.body).toContain('You were logged out everywhere else');
+
+    const closed = await Promise.race([socket.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000))]);
+    expect(closed?.code).toBe(4403);
+    expect((await phone.get('/notes/')).headers.location).toBe('/accounts/login/?next=%2Fnotes%2F');
+    expect(await sessionKeys(user.id)).toEqual([browser.cookies.get('sessionid')]);
+    expect((await browser.get('/notes/')).statusCode).toBe(200);
+    const stillOpen = await Promise.race([own.closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('open'), 300))]);
+    expect(stillOpen).toBe('open');
+    own.close();
   });
 
   it('accepts the code with a space in it', async () => {
@@ -117,6 +143,17 @@ describe('turning two-factor sign-in off', () => {
     const response = await browser.post('/accounts/2fa/disable/', { password: DEFAULT_PASSWORD, code: recoveryCodes[0] });
     expect(response.statusCode).toBe(302);
     expect((await twoFactorColumns(user.id)).totp_enabled).toBe(0);
+  });
+
+  it('leaves the user’s other sessions signed in (each passed the password, and the code while it was on)', async () => {
+    const { user, browser, nextCode, recoveryCodes } = await enrolledUser(t);
+    const phone = await atCodeStep(t, user.username);
+    expect((await phone.post('/accounts/login/2fa/', { code: nextCode() })).statusCode).toBe(302);
+    expect((await browser.post('/accounts/2fa/disable/', { password: DEFAULT_PASSWORD, code: recoveryCodes[0] })).statusCode).toBe(302);
+    expect((await twoFactorColumns(user.id)).totp_enabled).toBe(0);
+    expect((await phone.get('/notes/')).statusCode).toBe(200);
+    expect((await browser.get('/notes/')).statusCode).toBe(200);
+    expect(await sessionKeys(user.id)).toHaveLength(2);
   });
 
   it('turning it on again starts from a new secret', async () => {

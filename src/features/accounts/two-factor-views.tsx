@@ -2,6 +2,7 @@ import { CsrfField, Field, FormAlert, type FormErrors } from '../../platform/vie
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { LOGIN_CODE_PATH } from './two-factor-pending.js';
+import { NoEmailNote } from './views.js';
 
 const TITLE = 'Two-factor sign-in';
 
@@ -52,6 +53,15 @@ export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: str
             </li>
           ))}
         </ul>
+        <p>You were logged out everywhere else: sign in there again with your password and a code.</p>
+        <NoEmailNote
+          ctx={ctx}
+          then={
+            <>
+              with a lost phone and a forgotten password you would be locked out, so <a href="/accounts/">add one to your account</a>.
+            </>
+          }
+        />
         <a href="/accounts/2fa/" role="button">I have saved them</a>
       </article>
     </Layout>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import { timeZoneChoices } from '../../platform/time-zones.js';
 import { Layout } from '../../platform/views/layout.js';
@@ -38,6 +39,19 @@ export function LoginPage({ ctx, values = {}, errors = {}, next, allowSignup }: 
   );
 }
 
+/**
+ * Told wherever it matters to a signed-in user without an email address: a forgotten password
+ * cannot be reset by mail. `then` says what to do about it on that page.
+ */
+export function NoEmailNote({ ctx, then }: { ctx: ViewContext; then: ComponentChildren }) {
+  if (ctx.user?.email) return null;
+  return (
+    <p role="note" class="no-email-note">
+      <strong>Your account has no email address</strong>, so a forgotten password cannot be reset by mail: {then}
+    </p>
+  );
+}
+
 export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
   return (
     <Layout ctx={ctx} title="Create an account">
@@ -70,11 +84,7 @@ export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
       <article class="narrow">
         <h1>Change your password</h1>
         <p>Changing it logs you out everywhere else.</p>
-        {ctx.user?.email ? null : (
-          <p role="note">
-            <strong>Your account has no email address</strong>, so a forgotten password cannot be reset by mail: keep this one somewhere safe.
-          </p>
-        )}
+        <NoEmailNote ctx={ctx} then="keep this one somewhere safe." />
         <form method="post" action="/accounts/password_change/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
@@ -173,6 +183,7 @@ export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; va
     <Layout ctx={ctx} title="Your account">
       <article class="narrow">
         <h1>Your account</h1>
+        <NoEmailNote ctx={ctx} then="add one below." />
         <form method="post" action="/accounts/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />

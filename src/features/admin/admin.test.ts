@@ -17,6 +17,8 @@ afterAll(() => t.close());
 
 const isActive = async (id: number) => (await t.db.selectFrom('users').select('is_active').where('id', '=', id).executeTakeFirstOrThrow()).is_active;
 const sessionsOf = async (id: number) => (await t.db.selectFrom('sessions').select('session_key').where('user_id', '=', id).execute()).length;
+/** A page without its CSRF tokens, which are masked afresh on every page. */
+const unmasked = (body: string) => body.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, '');
 const auditFor = (targetId: number) => t.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('id').execute();
 
 describe('administrators', () => {
@@ -67,6 +69,17 @@ describe('administrators', () => {
     expect((await browser.get('/notes/')).statusCode).toBe(200);
   });
 
+  it('get a 405 for a GET of an action, which changes nothing', async () => {
+    const user = await createUser(t.db);
+    for (const action of ['deactivate', 'activate', 'disable-2fa', 'send-reset']) {
+      const response = await admin.browser.get(`/admin/users/${user.id}/${action}/`);
+      expect(response.statusCode, action).toBe(405);
+      expect(response.headers.allow, action).toBe('POST');
+    }
+    expect(await isActive(user.id)).toBe(1);
+    expect(await auditFor(user.id)).toEqual([]);
+  });
+
   it('cannot deactivate themselves, and an unknown user is a 404; neither is logged', async () => {
     expect((await admin.browser.post(`/admin/users/${admin.user.id}/deactivate/`)).statusCode).toBe(302);
     expect(await isActive(admin.user.id)).toBe(1);
@@ -82,8 +95,17 @@ describe('everyone else', () => {
     const target = await createUser(t.db);
     for (const path of ['/admin/users/', '/admin/audit/']) expect((await browser.get(path)).statusCode, path).toBe(404);
     await t.db.updateTable('users').set({ totp_enabled: 1, totp_secret: 'JBSWY3DPEHPK3PXP' }).where('id', '=', target.id).execute();
-    for (const action of ['deactivate', 'activate', 'disable-2fa']) {
-      expect((await browser.post(`/admin/users/${target.id}/${action}/`)).statusCode, action).toBe(404);
+    const missing = await browser.get('/admin/users/no-such-page/');
+    for (const action of ['deactivate', 'activate', 'disable-2fa', 'send-reset']) {
+      for (const id of [target.id, 999999999]) {
+        const post = await browser.post(`/admin/users/${id}/${action}/`);
+        expect(post.statusCode, action).toBe(404);
+        expect(unmasked(post.body), action).toBe(unmasked(missing.body));
+        // A GET too: not the 405 that would tell the path exists.
+        const get = await browser.get(`/admin/users/${id}/${action}/`);
+        expect(get.statusCode, action).toBe(404);
+        expect(unmasked(get.body), action).toBe(unmasked(missing.body));
+      }
     }
     expect(await isActive(target.id)).toBe(1);
     expect((await t.db.selectFrom('users').select('totp_enabled').where('id', '=', target.id).executeTakeFirstOrThrow()).totp_enabled).toBe(1);

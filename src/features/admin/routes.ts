@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { NotFound } from '../../errors.js';
+import { MethodNotAllowed, NotFound } from '../../errors.js';
 import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
+import { PasswordResetService } from '../accounts/reset-service.js';
 import { type Actor, AdminService } from './service.js';
 import { AdminUsersPage, AuditLogPage } from './views.js';
 
 type PkParams = { Params: { pk: string } };
+
+/** The actions, all POST. */
+const ACTIONS = ['deactivate', 'activate', 'disable-2fa', 'send-reset'] as const;
 
 /** The administrator making the request; anyone else gets the same 404 as a page that does not exist. */
 function adminActor(request: FastifyRequest): Actor {
@@ -15,8 +19,9 @@ function adminActor(request: FastifyRequest): Actor {
   return { id: user.id, name: user.username, address: request.ip };
 }
 
-export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sessions }) => {
+export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sessions, config, outbox }) => {
   const service = new AdminService(db, sessions);
+  const resets = new PasswordResetService(db, config, sessions, outbox);
 
   app.get('/admin/users/', async (request, reply) => {
     adminActor(request);
@@ -27,6 +32,15 @@ export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sess
     adminActor(request);
     return reply.render(AuditLogPage({ ctx: viewContext(request), entries: await service.admin.auditLog() }));
   });
+
+  // A GET of an action is a 405 for an administrator only: to anyone else the same 404 as any
+  // page that does not exist (the common layer's 405 would tell them that the path exists).
+  for (const action of ACTIONS) {
+    app.get<PkParams>(`/admin/users/:pk/${action}/`, async (request) => {
+      adminActor(request);
+      throw new MethodNotAllowed(['POST']);
+    });
+  }
 
   for (const active of [false, true]) {
     app.post<PkParams>(`/admin/users/:pk/${active ? 'activate' : 'deactivate'}/`, async (request, reply) => {
@@ -45,6 +59,16 @@ export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sess
     const outcome = await service.disableTwoFactor(adminActor(request), pathId(request));
     if (!outcome.ok) throw new NotFound();
     request.flash(`Two-factor sign-in is off for ${outcome.user.username}: they sign in with their password alone.`);
+    return reply.redirect('/admin/users/', 302);
+  });
+
+  app.post<PkParams>('/admin/users/:pk/send-reset/', async (request, reply) => {
+    const outcome = await service.sendPasswordReset(adminActor(request), pathId(request), resets);
+    if (!outcome.ok && outcome.reason === 'missing') throw new NotFound();
+    if (outcome.ok) request.flash(`A password-reset mail to ${outcome.email} is on its way to ${outcome.username}. Its link works once, for three days.`);
+    else if (outcome.reason === 'no-email') {
+      request.flash(`${outcome.username} has no email address, and password reset needs one: nothing was sent. Set a new password for them on the server with groupnotes changepassword ${outcome.username}, or have them add an address on their account page.`, 'error');
+    } else request.flash(`${outcome.username} is deactivated, so a reset link would not work for them. Reactivate them first: nothing was sent.`, 'error');
     return reply.redirect('/admin/users/', 302);
   });
 };

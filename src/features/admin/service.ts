@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SessionStore } from '../../platform/chain/session.js';
+import type { PasswordResetService } from '../accounts/reset-service.js';
+import { UsersRepository } from '../accounts/repository.js';
 import { AdminRepository, type AdminUserRow } from './repository.js';
 
 /** Who acts, for the audit log: an administrator through the site, or the command line. */
@@ -11,6 +13,9 @@ export interface Actor {
 }
 
 export type AdminOutcome = { ok: true; user: AdminUserRow } | { ok: false; reason: 'missing' | 'self' };
+
+/** A reset mail cannot go to a user without an email address, nor help a deactivated one (their link would not work). */
+export type ResetOutcome = { ok: true; username: string; email: string } | { ok: false; reason: 'missing' } | { ok: false; reason: 'no-email' | 'inactive'; username: string };
 
 /** What an administrator may do to a user; each change is written to the audit log with it, in one transaction. */
 export class AdminService {
@@ -55,6 +60,25 @@ export class AdminService {
       await admin.record({ actorId: actor.id, actorName: actor.name, action: 'disable-2fa', targetId: user.id, targetName: user.username, address: actor.address });
       return { ok: true, user } as const;
     });
+  }
+
+  /**
+   * Queues the password-reset mail the user would get by asking at /accounts/password_reset/,
+   * with its audit entry, in one transaction: both or neither. Nothing is queued nor logged for a
+   * user without an email address or a deactivated one.
+   */
+  async sendPasswordReset(actor: Actor, userId: number, resets: PasswordResetService): Promise<ResetOutcome> {
+    const outcome = await this.db.transaction().execute(async (trx): Promise<ResetOutcome> => {
+      const user = await new UsersRepository(trx).findById(userId);
+      if (!user) return { ok: false, reason: 'missing' };
+      if (!user.email) return { ok: false, reason: 'no-email', username: user.username };
+      if (user.is_active !== 1) return { ok: false, reason: 'inactive', username: user.username };
+      await resets.queueResetIn(trx, user);
+      await new AdminRepository(trx).record({ actorId: actor.id, actorName: actor.name, action: 'send-reset', targetId: user.id, targetName: user.username, address: actor.address });
+      return { ok: true, username: user.username, email: user.email };
+    });
+    if (outcome.ok) resets.mailQueued();
+    return outcome;
   }
 
   /** Gives or takes the admin flag (the command line's promote and demote). */

@@ -41,12 +41,26 @@ export class Outbox {
           .execute();
         return;
       }
-      await trx
-        .insertInto('mail_outbox')
-        .values(mails.map((mail) => ({ recipient: mail.to, subject: mail.subject, body: mail.text, next_attempt_at: now, created_at: now })))
-        .execute();
+      await this.enqueueIn(trx, mails, now);
     });
-    if (mails.length > 0) this.onQueued();
+    if (mails.length > 0) this.wake();
+  }
+
+  /**
+   * Queues the mails in the caller's transaction `db`, so that they are queued if and only if
+   * the change they tell of commits; call `wake()` once it has.
+   */
+  async enqueueIn(db: Kysely<Database>, mails: Mail[], now = Date.now()): Promise<void> {
+    if (mails.length === 0) return;
+    await db
+      .insertInto('mail_outbox')
+      .values(mails.map((mail) => ({ recipient: mail.to, subject: mail.subject, body: mail.text, next_attempt_at: now, created_at: now })))
+      .execute();
+  }
+
+  /** Tells this instance's sender that mail was queued, so it need not wait for its next round. */
+  wake(): void {
+    this.onQueued();
   }
 
   /**
