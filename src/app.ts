@@ -13,6 +13,7 @@ import { healthFeature } from './features/health/routes.js';
 import { homeFeature } from './features/home/routes.js';
 import { notebooksFeature } from './features/notebooks/routes.js';
 import { notesFeature } from './features/notes/routes.js';
+import { notificationsFeature } from './features/notifications/routes.js';
 import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
@@ -61,6 +62,7 @@ const features: FastifyPluginAsync<Services>[] = [
   shoppingFeature,
   groupsFeature,
   adminFeature,
+  notificationsFeature,
   chatFeature,
 ];
 

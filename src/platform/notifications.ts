@@ -19,7 +19,8 @@ const TEXT_LIMIT = 500;
  * tells the open pages of those users on every instance, once the transaction has committed.
  */
 export class Notifications {
-  constructor(private readonly hub: Hub) {}
+  /** Without a hub (a CLI command), announce does nothing: the caller tells running servers itself. */
+  constructor(private readonly hub: Pick<Hub, 'publish'> | null) {}
 
   /** Queues one notification per user, in `db` (the caller's transaction). Returns nothing to wait for but the insert. */
   async add(db: Kysely<Database>, userIds: readonly number[], notification: NewNotification, now = Date.now()): Promise<void> {
@@ -36,6 +37,6 @@ export class Notifications {
   /** Tells these users' open pages, here and on every other instance, that their unread count moved. Call after commit. */
   announce(userIds: readonly number[]): void {
     const recipients = [...new Set(userIds)];
-    if (recipients.length > 0) this.hub.publish({ type: 'notifications.changed', userIds: recipients });
+    if (recipients.length > 0) this.hub?.publish({ type: 'notifications.changed', userIds: recipients });
   }
 }

@@ -38,7 +38,15 @@ export interface LoadedSession {
   viewToken: string;
   /** The ids of the groups the user is in, read with the session, in id order. */
   groupIds: readonly number[];
+  /** The user's unread notifications, read with the session, counted up to UNREAD_CAP only. */
+  unread: number;
 }
+
+/**
+ * The bell counts unread notifications up to this, and shows "99+" from 100 on: every page reads
+ * the count, so it is bounded whatever the user has let pile up.
+ */
+export const UNREAD_CAP = 100;
 
 interface SessionData {
   _auth_user_id: string;
@@ -125,6 +133,19 @@ export class SessionStore {
             .whereRef('group_members.user_id', '=', 'users.id')
             .orderBy('groups.id'),
         ).as('group_versions'),
+        // A bounded count on the partial index of unread rows (db/migrations/0014_notifications.ts).
+        eb
+          .selectFrom(
+            eb
+              .selectFrom('notifications')
+              .select('notifications.id')
+              .whereRef('notifications.user_id', '=', 'users.id')
+              .where('notifications.read_at', 'is', null)
+              .limit(UNREAD_CAP)
+              .as('unread_rows'),
+          )
+          .select((count) => count.fn.countAll<number | string>().as('n'))
+          .as('unread'),
       ])
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
@@ -151,6 +172,8 @@ export class SessionStore {
       user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone }),
       viewToken: `${row.view_version}:${groupVersions}`,
       groupIds: Object.freeze(groups.map((group) => group.id)),
+      // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.
+      unread: Number(row.unread ?? 0),
     });
   }
 
