@@ -73,12 +73,12 @@ export const notificationsFeature: FastifyPluginAsync<Services> = async (app, { 
   app.get('/ws/notifications/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, (socket, request) => {
     const userId = request.user!.id;
     const sessionKey = request.session!.key;
-    bells.add(socket, { userId, sessionKey });
+    const bell = bells.add(socket, { userId, sessionKey });
     // Registered first, checked and counted second: a logout or a change committed since the
     // handshake's session read is seen here, and any later one arrives as an event.
     sessions
       .liveKeys([sessionKey])
-      .then((live) => (live.has(sessionKey) ? bells.refresh([userId]) : socket.close(CLOSE_NO_ACCESS, 'Your session ended')))
+      .then((live) => (live.has(sessionKey) ? bells.greet(bell) : socket.close(CLOSE_NO_ACCESS, 'Your session ended')))
       .catch((error: unknown) => {
         request.log.error({ err: error }, 'notification socket set-up failed');
         socket.close(1011, 'Unavailable');

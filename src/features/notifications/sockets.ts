@@ -105,11 +105,26 @@ export class BellSockets {
     return bell;
   }
 
-  /** Reads the user's count and sends it to all their sockets here (the one just opened included). */
+  /**
+   * Reads the user's count and sends it to this socket alone (just opened: the others know it).
+   * Counts of one user are read one at a time, so an older read never lands after a newer one.
+   */
+  greet(bell: BellSocket): void {
+    this.read([bell.userId], (_userId, count) => this.send(bell.socket, JSON.stringify({ type: 'unread', count })));
+  }
+
+  /** Reads these users' counts and sends them to all their sockets here. */
   refresh(userIds: readonly number[]): void {
-    const wanted = userIds.filter((userId) => this.byUser.has(userId));
+    this.read(
+      userIds.filter((userId) => this.byUser.has(userId)),
+      (userId, count) => this.sendCount(userId, count),
+    );
+  }
+
+  /** A user whose count is being read is marked stale instead, and read again (for all their sockets) after. */
+  private read(userIds: number[], deliver: (userId: number, count: number) => void): void {
     const now: number[] = [];
-    for (const userId of wanted) {
+    for (const userId of userIds) {
       if (this.reading.has(userId)) this.stale.add(userId);
       else now.push(userId);
     }
@@ -118,7 +133,7 @@ export class BellSockets {
     this.options
       .unreadCounts(now)
       .then((counts) => {
-        for (const [userId, count] of counts) this.sendCount(userId, count);
+        for (const [userId, count] of counts) deliver(userId, count);
       })
       .catch(this.options.onError)
       .finally(() => {
@@ -135,11 +150,13 @@ export class BellSockets {
 
   private sendCount(userId: number, count: number): void {
     const data = JSON.stringify({ type: 'unread', count });
-    for (const { socket } of this.byUser.get(userId) ?? []) {
-      if (socket.readyState !== socket.OPEN) continue;
-      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) socket.terminate();
-      else socket.send(data);
-    }
+    for (const { socket } of this.byUser.get(userId) ?? []) this.send(socket, data);
+  }
+
+  private send(socket: WebSocket, data: string): void {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) socket.terminate();
+    else socket.send(data);
   }
 
   private onEvent(event: HubEvent): void {
