@@ -6,7 +6,7 @@
   if (!bell || !('WebSocket' in window)) return;
   const label = bell.querySelector('[data-bell-label]');
   const badge = bell.querySelector('.bell-count');
-  // The server counts up to CAP (platform/chain/session.ts UNREAD_CAP) and shows "99+" from there.
+  // The server counts up to CAP (platform/notifications.ts UNREAD_CAP) and shows "99+" from there.
   const CAP = 100;
   const CLOSE_NO_ACCESS = 4403;
   const MAX_DELAY_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Hub } from './hub/hub.js';
 
@@ -12,6 +12,31 @@ export interface NewNotification {
 }
 
 const TEXT_LIMIT = 500;
+
+/**
+ * The bell counts unread notifications up to this, and shows "99+" from 100 on: every page reads
+ * the count, so it is bounded whatever the user has let pile up.
+ */
+export const UNREAD_CAP = 100;
+
+/**
+ * The user's unread count, up to UNREAD_CAP, read off the partial index of unread rows
+ * (db/migrations/0014_notifications.ts): the session's statement embeds it (`userId` a reference
+ * to its user), the live bell runs it alone.
+ */
+export function unreadCountQuery(db: Kysely<Database>, userId: Expression<number>) {
+  return db
+    .selectFrom(
+      db
+        .selectFrom('notifications')
+        .select('notifications.id')
+        .where('notifications.user_id', '=', userId)
+        .where('notifications.read_at', 'is', null)
+        .limit(UNREAD_CAP)
+        .as('unread_rows'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+}
 
 /**
  * In-app notifications, for any feature to send. A notification is a row written in the

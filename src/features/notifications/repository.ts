@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { UNREAD_CAP } from '../../platform/chain/session.js';
+import { unreadCountQuery } from '../../platform/notifications.js';
 
 export const PAGE_SIZE = 25;
 
@@ -56,16 +56,11 @@ export class NotificationsRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Unread counts (up to UNREAD_CAP, like the session's) of these users, on the partial index. */
+  /** Unread counts (up to UNREAD_CAP, like the session's) of these users. */
   async unreadCounts(userIds: readonly number[]): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
     for (const userId of userIds) {
-      const row = await this.db
-        .selectFrom((eb) =>
-          eb.selectFrom('notifications').select('id').where('user_id', '=', userId).where('read_at', 'is', null).limit(UNREAD_CAP).as('unread_rows'),
-        )
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .executeTakeFirstOrThrow();
+      const row = await unreadCountQuery(this.db, sql.val(userId)).executeTakeFirstOrThrow();
       counts.set(userId, Number(row.n));
     }
     return counts;

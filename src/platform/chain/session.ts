@@ -1,13 +1,14 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { unreadCountQuery } from '../notifications.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -41,12 +42,6 @@ export interface LoadedSession {
   /** The user's unread notifications, read with the session, counted up to UNREAD_CAP only. */
   unread: number;
 }
-
-/**
- * The bell counts unread notifications up to this, and shows "99+" from 100 on: every page reads
- * the count, so it is bounded whatever the user has let pile up.
- */
-export const UNREAD_CAP = 100;
 
 interface SessionData {
   _auth_user_id: string;
@@ -133,19 +128,7 @@ export class SessionStore {
             .whereRef('group_members.user_id', '=', 'users.id')
             .orderBy('groups.id'),
         ).as('group_versions'),
-        // A bounded count on the partial index of unread rows (db/migrations/0014_notifications.ts).
-        eb
-          .selectFrom(
-            eb
-              .selectFrom('notifications')
-              .select('notifications.id')
-              .whereRef('notifications.user_id', '=', 'users.id')
-              .where('notifications.read_at', 'is', null)
-              .limit(UNREAD_CAP)
-              .as('unread_rows'),
-          )
-          .select((count) => count.fn.countAll<number | string>().as('n'))
-          .as('unread'),
+        unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
       ])
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),

@@ -1,4 +1,4 @@
-import { UNREAD_CAP } from '../chain/session.js';
+import { UNREAD_CAP } from '../notifications.js';
 import type { ViewContext } from './render.js';
 
 // The bell in every page's navigation: a plain link to /notifications/ with the unread count.
