@@ -90,9 +90,11 @@ describe('a connected bell', () => {
     const bob = await member();
     const group = await createGroup(t.db, alice.user, []);
     const tabs = [await connectChat(address, PATH, { sessionKey: bob.sessionKey }), await connectChat(address, PATH, { sessionKey: bob.sessionKey })];
+    // Opened together, a tab may hear its count twice (the second tab's read can ask for both).
     for (const tab of tabs) await nthCount(tab, 1);
     await alice.browser.post(`/groups/${group.id}/members/`, { action: 'add', username: bob.user.username });
-    for (const tab of tabs) expect(await nthCount(tab, 2)).toBe(1);
+    for (const tab of tabs) await tab.waitFor((frame) => frame.type === 'unread' && frame.count === 1);
+    for (const tab of tabs) expect(new Set(counts(tab))).toEqual(new Set([0, 1]));
     for (const tab of tabs) tab.close();
   });
 
