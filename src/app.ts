@@ -14,6 +14,7 @@ import { homeFeature } from './features/home/routes.js';
 import { myDataFeature } from './features/my-data/routes.js';
 import { notebooksFeature } from './features/notebooks/routes.js';
 import { notesFeature } from './features/notes/routes.js';
+import { notificationsFeature } from './features/notifications/routes.js';
 import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
@@ -63,6 +64,7 @@ const features: FastifyPluginAsync<Services>[] = [
   shoppingFeature,
   groupsFeature,
   adminFeature,
+  notificationsFeature,
   chatFeature,
 ];
 

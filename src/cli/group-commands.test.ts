@@ -51,6 +51,17 @@ describe('creategroup', () => {
 });
 
 describe('addmember', () => {
+  it('notifies the new member once, linking to the group; adding them again tells nobody', async () => {
+    const owner = await createUser(t.db);
+    const newcomer = await createUser(t.db);
+    await run('creategroup', ['Rowers'], { owner: owner.username });
+    const group = (await groupNamed('Rowers'))!;
+    await run('addmember', [String(group.id), newcomer.username]);
+    await expect(run('addmember', [String(group.id), newcomer.username])).rejects.toThrow(CliError);
+    const rows = await t.db.selectFrom('notifications').select(['kind', 'text', 'link']).where('user_id', '=', newcomer.id).execute();
+    expect(rows).toEqual([{ kind: 'group.added', text: 'You were added to the group Rowers', link: `/groups/${group.id}/` }]);
+  });
+
   it('shows the group’s notes to the new member at their next request, though their list was kept', async () => {
     const owner = await createUser(t.db);
     const { user: newcomer, browser } = await loggedIn(t);

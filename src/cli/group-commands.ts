@@ -3,7 +3,10 @@ import type { Database, Group } from '../db/schema.js';
 import { UsersRepository } from '../features/accounts/repository.js';
 import { groupForm } from '../features/groups/forms.js';
 import { GroupsService } from '../features/groups/service.js';
+import type { Config } from '../config.js';
+import { publishFromOutside } from '../platform/hub/hub.js';
 import { parseId } from '../platform/ids.js';
+import { Notifications } from '../platform/notifications.js';
 import { type Command, withDatabase } from './commands.js';
 import { CliError } from './io.js';
 
@@ -38,6 +41,18 @@ async function findGroup(db: Kysely<Database>, service: GroupsService, raw: stri
   return groups[0]!;
 }
 
+/**
+ * The added user's open pages hear of their notification through Redis when REDIS_URL is set;
+ * else their bell shows it at their next page. Failing to tell is a warning: the member was added.
+ */
+async function announceToServers(config: Config, userId: number): Promise<void> {
+  try {
+    await publishFromOutside(config, { type: 'notifications.changed', userIds: [userId] });
+  } catch (error) {
+    console.error(`groupnotes: warning: could not tell running servers through Redis (${(error as Error).message}); the bell shows the notification at the next page`);
+  }
+}
+
 /** Group administration from the command line (PRODUCT.md section 5). */
 export const groupCommands: Record<string, Command> = {
   creategroup: {
@@ -67,11 +82,12 @@ export const groupCommands: Record<string, Command> = {
     async run({ config, args }) {
       const [groupArgument, username] = args as [string, string];
       await withDatabase(config, async ({ db }) => {
-        const service = new GroupsService(db, null);
+        const service = new GroupsService(db, null, new Notifications(null));
         const group = await findGroup(db, service, groupArgument.trim());
         const added = await service.addMember(group, username);
         if (!added.ok) throw new CliError(firstError(added.errors));
         console.log(`added ${added.value.username} to ${group.name} (id ${group.id})`);
+        await announceToServers(config, added.value.id);
       });
     },
   },

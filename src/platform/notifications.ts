@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Hub } from './hub/hub.js';
 
@@ -14,12 +14,38 @@ export interface NewNotification {
 const TEXT_LIMIT = 500;
 
 /**
+ * The bell counts unread notifications up to this, and shows "99+" from 100 on: every page reads
+ * the count, so it is bounded whatever the user has let pile up.
+ */
+export const UNREAD_CAP = 100;
+
+/**
+ * The user's unread count, up to UNREAD_CAP, read off the partial index of unread rows
+ * (db/migrations/0014_notifications.ts): the session's statement embeds it (`userId` a reference
+ * to its user), the live bell runs it alone.
+ */
+export function unreadCountQuery(db: Kysely<Database>, userId: Expression<number>) {
+  return db
+    .selectFrom(
+      db
+        .selectFrom('notifications')
+        .select('notifications.id')
+        .where('notifications.user_id', '=', userId)
+        .where('notifications.read_at', 'is', null)
+        .limit(UNREAD_CAP)
+        .as('unread_rows'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
+/**
  * In-app notifications, for any feature to send. A notification is a row written in the
  * transaction of the change that causes it, so it is never lost nor doubled; `announce` then
  * tells the open pages of those users on every instance, once the transaction has committed.
  */
 export class Notifications {
-  constructor(private readonly hub: Hub) {}
+  /** Without a hub (a CLI command), announce does nothing: the caller tells running servers itself. */
+  constructor(private readonly hub: Pick<Hub, 'publish'> | null) {}
 
   /** Queues one notification per user, in `db` (the caller's transaction). Returns nothing to wait for but the insert. */
   async add(db: Kysely<Database>, userIds: readonly number[], notification: NewNotification, now = Date.now()): Promise<void> {
@@ -36,6 +62,6 @@ export class Notifications {
   /** Tells these users' open pages, here and on every other instance, that their unread count moved. Call after commit. */
   announce(userIds: readonly number[]): void {
     const recipients = [...new Set(userIds)];
-    if (recipients.length > 0) this.hub.publish({ type: 'notifications.changed', userIds: recipients });
+    if (recipients.length > 0) this.hub?.publish({ type: 'notifications.changed', userIds: recipients });
   }
 }

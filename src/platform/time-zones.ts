@@ -44,3 +44,15 @@ export function todayIn(timeZone: string, now = new Date()): string {
   }
   return format.format(now);
 }
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A moment as the user reads it in `timeZone`: "25 Nov 2026, 14:05". */
+export function dateTimeIn(timeZone: string, ms: number): string {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone: timeZoneOr(timeZone), dateStyle: 'medium', timeStyle: 'short' });
+    if (isTimeZone(timeZone)) dateTimeFormats.set(timeZone, format);
+  }
+  return format.format(new Date(ms));
+}

@@ -8,8 +8,8 @@ import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './
 import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
 
-export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub }) => {
-  const service = new GroupsService(db, hub);
+export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications }) => {
+  const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
 
   /** Members only: everyone else gets the 404 of an absent group. */
@@ -57,7 +57,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
     if (action.data.action === 'add') {
       const form = parseForm(addMemberForm, request.body);
       if (!form.ok) return showErrors(form.errors, form.values);
-      const added = await service.addMember(group, form.data.username);
+      const added = await service.addMember(group, form.data.username, request.user!.username);
       if (!added.ok) return showErrors(added.errors, { username: form.data.username });
       request.flash(`${added.value.username} is now a member of ${group.name}.`);
     } else {

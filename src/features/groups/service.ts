@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Group, User } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
+import type { Notifications } from '../../platform/notifications.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from './repository.js';
@@ -18,6 +19,8 @@ export class GroupsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly hub: Hub | null,
+    /** Tells added members; its announcements reach open pages only through a hub (none in the CLI). */
+    private readonly notifications: Notifications | null = null,
   ) {
     this.groups = new GroupsRepository(db);
   }
@@ -40,17 +43,30 @@ export class GroupsService {
     }
   }
 
-  async addMember(group: Group, username: string): Promise<Outcome<User>> {
+  /**
+   * Adds the user and tells them, in one transaction: a notification is never sent for a
+   * membership that did not happen, nor twice for one (re-adding a member is an error, no change).
+   * `addedBy` names who did it in the notification; none for the administrator's CLI.
+   */
+  async addMember(group: Group, username: string, addedBy?: string): Promise<Outcome<User>> {
     const user = await new UsersRepository(this.db).findByUsername(username);
     if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] } };
     const alreadyMember = { ok: false as const, errors: { username: [`${user.username} is already a member of this group.`] } };
     if (await this.groups.isMember(group.id, user.id)) return alreadyMember;
     try {
-      await this.groups.addMember(group.id, user.id);
+      await this.db.transaction().execute(async (trx) => {
+        await new GroupsRepository(trx).addMember(group.id, user.id);
+        await this.notifications?.add(trx, [user.id], {
+          kind: 'group.added',
+          text: addedBy ? `${addedBy} added you to the group ${group.name}` : `You were added to the group ${group.name}`,
+          link: `/groups/${group.id}/`,
+        });
+      });
     } catch (error) {
       if (isUniqueViolation(error)) return alreadyMember;
       throw error;
     }
+    this.notifications?.announce([user.id]);
     return { ok: true, value: user };
   }
 

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
+import type { Notifications } from '../../platform/notifications.js';
 import { type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
+import type { ListKind } from './views.js';
 
 /** What the owner's changes need from a list kind's repository: every method is scoped to the owner. */
 export interface OwnedListRepository<List, ItemInput> {
@@ -21,7 +23,7 @@ export interface OwnedListRepository<List, ItemInput> {
  * like an absent one.
  */
 export abstract class OwnedListService<
-  List extends { id: number; owner_id: number },
+  List extends { id: number; owner_id: number; title: string },
   ItemInput,
   Repository extends OwnedListRepository<List, ItemInput>,
 > {
@@ -30,6 +32,10 @@ export abstract class OwnedListService<
   constructor(
     protected readonly db: Kysely<Database>,
     private readonly repository: (db: Kysely<Database>) => Repository,
+    /** What the lists are called and where they live, for the notification of a share. */
+    private readonly kind: ListKind,
+    /** Tells users a list was shared with them; none, nobody is told. */
+    private readonly notifications: Notifications | null = null,
   ) {
     this.lists = repository(db);
   }
@@ -44,8 +50,18 @@ export abstract class OwnedListService<
     if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
   }
 
-  async share(userId: number, listId: number, body: unknown): Promise<ShareOutcome> {
-    return changeShare(this.lists.shares, await this.ownedList(userId, listId), body);
+  /** `sharedBy` names the owner in the notification of the user it is shared with. */
+  async share(userId: number, listId: number, body: unknown, sharedBy?: string): Promise<ShareOutcome> {
+    const list = await this.ownedList(userId, listId);
+    const notice = this.notifications && {
+      notifications: this.notifications,
+      notification: {
+        kind: 'list.shared',
+        text: `${sharedBy ?? 'Someone'} shared the ${this.kind.noun} ${list.title} with you`,
+        link: `${this.kind.base}/${list.id}/`,
+      },
+    };
+    return changeShare(this.lists.shares, list, body, notice ?? undefined);
   }
 
   async addItem(userId: number, listId: number, input: ItemInput): Promise<void> {

@@ -3,6 +3,7 @@ import { jsonRowsFrom } from '../../db/json-rows.js';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
+import type { NewNotification, Notifications } from '../../platform/notifications.js';
 import type { FormErrors, FormValues } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 
@@ -64,12 +65,20 @@ export class SharesRepository {
     );
   }
 
-  async add(listId: number, userId: number): Promise<void> {
-    await this.db
+  /** False when the list was shared with the user already: nothing changed. */
+  async add(listId: number, userId: number): Promise<boolean> {
+    const rows = await this.db
       .insertInto(this.table)
       .values({ list_id: listId, user_id: userId })
       .onConflict((conflict) => conflict.columns(['list_id', 'user_id']).doNothing())
+      .returning('list_id')
       .execute();
+    return rows.length > 0;
+  }
+
+  /** `work` with this repository and the database inside one transaction. */
+  inTransaction<T>(work: (shares: SharesRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new SharesRepository(trx, this.table), trx));
   }
 
   /** True when the user was on the list. */
@@ -79,11 +88,18 @@ export class SharesRepository {
   }
 }
 
+/** Who to tell of a new share, and what: the notification is written with the share, in its transaction. */
+export interface ShareNotice {
+  notifications: Notifications;
+  notification: NewNotification;
+}
+
 /**
  * Adds or removes one user on a list the caller owns (the caller must have checked that).
- * Unknown users and the owner themself are form errors.
+ * Unknown users and the owner themself are form errors. A user newly added is sent `notice`;
+ * re-adding one who has the list already changes nothing and tells nobody.
  */
-export async function changeShare(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown): Promise<ShareOutcome> {
+export async function changeShare(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown, notice?: ShareNotice): Promise<ShareOutcome> {
   const form = parseForm(shareForm, body);
   if (!form.ok) return form;
   const { username, action } = form.data;
@@ -92,7 +108,12 @@ export async function changeShare(shares: SharesRepository, list: { id: number; 
   if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] }, values };
   if (user.id === list.owner_id) return { ok: false, errors: { username: ['This is your own list: share it with someone else.'] }, values };
   if (action === 'add') {
-    await shares.add(list.id, user.id);
+    const added = await shares.inTransaction(async (inside, trx) => {
+      const isNew = await inside.add(list.id, user.id);
+      if (isNew && notice) await notice.notifications.add(trx, [user.id], notice.notification);
+      return isNew;
+    });
+    if (added) notice?.notifications.announce([user.id]);
     return { ok: true, message: `Shared with ${user.username}.` };
   }
   if (!(await shares.remove(list.id, user.id))) {

@@ -9,7 +9,7 @@ import { ShoppingService } from './service.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
-  const shopping = new ShoppingService(services.db);
+  const shopping = new ShoppingService(services.db, services.notifications);
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */
@@ -71,7 +71,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/shopping/:pk/share/', async (request, reply) => {
     const listId = pathId(request);
-    const outcome = await shopping.share(userId(request), listId, request.body);
+    const outcome = await shopping.share(userId(request), listId, request.body, request.user!.username);
     if (!outcome.ok) return showList(request, reply, listId, { share: outcome }, 400);
     request.flash(outcome.message);
     return reply.redirect(`/shopping/${listId}/`, 302);

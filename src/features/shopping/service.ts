@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
+import type { Notifications } from '../../platform/notifications.js';
+import { SHOPPING } from './views.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
@@ -21,8 +23,8 @@ const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
 export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItemInput, ShoppingRepository> {
-  constructor(db: Kysely<Database>) {
-    super(db, (handle) => new ShoppingRepository(handle));
+  constructor(db: Kysely<Database>, notifications: Notifications | null = null) {
+    super(db, (handle) => new ShoppingRepository(handle), SHOPPING, notifications);
   }
 
   async index(userId: number): Promise<ListSummary[]> {

@@ -9,7 +9,7 @@ import { TodoService } from './service.js';
 import { TODO, TodoFormPage, TodoListPage } from './views.js';
 
 export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
-  const todo = new TodoService(services.db);
+  const todo = new TodoService(services.db, services.notifications);
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */
@@ -62,7 +62,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
 
   app.post('/todo/:pk/share/', async (request, reply) => {
     const listId = pathId(request);
-    const outcome = await todo.share(userId(request), listId, request.body);
+    const outcome = await todo.share(userId(request), listId, request.body, request.user!.username);
     if (!outcome.ok) return showList(request, reply, listId, { share: outcome }, 400);
     request.flash(outcome.message);
     return reply.redirect(`/todo/${listId}/`, 302);

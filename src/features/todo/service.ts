@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
+import type { Notifications } from '../../platform/notifications.js';
+import { TODO } from './views.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
@@ -14,8 +16,8 @@ export interface TodoPage extends TodoListPageRows {
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
 export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoRepository> {
-  constructor(db: Kysely<Database>) {
-    super(db, (handle) => new TodoRepository(handle));
+  constructor(db: Kysely<Database>, notifications: Notifications | null = null) {
+    super(db, (handle) => new TodoRepository(handle), TODO, notifications);
   }
 
   index(userId: number): Promise<ListSummary[]> {

@@ -20,6 +20,8 @@ export interface AuthUser {
   timezone: string;
   /** An administrator of the instance: may use /admin/. */
   isAdmin: boolean;
+  /** Unread notifications, as read with the session (up to UNREAD_CAP): the bell on every page. */
+  unread: number;
 }
 
 declare module 'fastify' {
@@ -71,7 +73,8 @@ export async function logIn(
   const { key, expireDate } = await deps.store.create(user.id, authHash, request.headers['user-agent'] ?? '', Date.now(), request.ip);
   setSessionCookie(reply, deps.config, key, expireDate);
   rotateCsrfSecret(request);
-  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1 };
+  // Read with the session from the next request on; this one answers with a redirect.
+  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0 };
 }
 
 export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
@@ -95,7 +98,7 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
   const callerOf = (session: LoadedSession): AuthUser | null => {
     const { id, username, email, is_active, is_admin, password, timezone } = session.user;
     return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password))
-      ? Object.freeze({ id, username, email, timezone, isAdmin: is_admin === 1 })
+      ? Object.freeze({ id, username, email, timezone, isAdmin: is_admin === 1, unread: session.unread })
       : null;
   };
   app.addHook('preValidation', (request, reply, done) => {

@@ -1,13 +1,14 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { unreadCountQuery } from '../notifications.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -38,6 +39,8 @@ export interface LoadedSession {
   viewToken: string;
   /** The ids of the groups the user is in, read with the session, in id order. */
   groupIds: readonly number[];
+  /** The user's unread notifications, read with the session, counted up to UNREAD_CAP only. */
+  unread: number;
 }
 
 interface SessionData {
@@ -125,6 +128,7 @@ export class SessionStore {
             .whereRef('group_members.user_id', '=', 'users.id')
             .orderBy('groups.id'),
         ).as('group_versions'),
+        unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
       ])
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
@@ -151,6 +155,8 @@ export class SessionStore {
       user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone }),
       viewToken: `${row.view_version}:${groupVersions}`,
       groupIds: Object.freeze(groups.map((group) => group.id)),
+      // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.
+      unread: Number(row.unread ?? 0),
     });
   }
 

@@ -1,3 +1,4 @@
+import { dateTimeIn } from '../time-zones.js';
 import { CsrfField } from './forms.js';
 import { Layout } from './layout.js';
 import type { ViewContext } from './render.js';
@@ -33,7 +34,18 @@ export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence
   );
 }
 
-export function Time({ ms }: { ms: number }) {
+/**
+ * A moment: in UTC (the browser's script shows it in the reader's zone), or, given `timeZone`,
+ * in the user's own zone as the server knows it, which the script then leaves alone.
+ */
+export function Time({ ms, timeZone }: { ms: number; timeZone?: string }) {
   const iso = new Date(ms).toISOString();
+  if (timeZone) {
+    return (
+      <time datetime={iso} data-zone={timeZone} title={timeZone}>
+        {dateTimeIn(timeZone, ms)}
+      </time>
+    );
+  }
   return <time datetime={iso}>{iso.replace('T', ' ').slice(0, 16)} UTC</time>;
 }

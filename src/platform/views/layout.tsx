@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
+import { Bell } from './bell.js';
 import { CsrfField } from './forms.js';
 import type { ViewContext } from './render.js';
 
@@ -54,6 +55,9 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
         {user ? (
           <>
             <li>
+              <Bell ctx={ctx} unread={user.unread} />
+            </li>
+            <li>
               <a href="/accounts/" class="username" aria-current={current(ctx, '/accounts/')}>
                 <span class="visually-hidden">Account of </span>
                 {user.username}
@@ -103,6 +107,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         <link rel="stylesheet" href={assetUrl('vendor/pico.min.css')} />
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('js/app.js')} defer />
+        {ctx.user ? <script src={assetUrl('js/notifications.js')} defer /> : null}
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to content</a>

@@ -1,0 +1,80 @@
+import { Time } from '../../platform/views/controls.js';
+import { CsrfField } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import type { NotificationPage, NotificationRow } from './repository.js';
+
+export const pageUrl = (page: number) => (page === 1 ? '/notifications/' : `/notifications/?page=${page}`);
+
+/** Sends a POST back to the page it was made on. */
+function PageField({ page }: { page: number }) {
+  return page > 1 ? <input type="hidden" name="page" value={String(page)} /> : null;
+}
+
+function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notification: NotificationRow; page: number }) {
+  const unread = notification.read_at === null;
+  return (
+    <li class={unread ? 'unread' : 'read'}>
+      <div class="notification-body">
+        <p class="notification-text">
+          {unread ? <span class="badge badge-group">New</span> : null} {notification.text}
+        </p>
+        <span class="notification-meta">
+          <Time ms={notification.created_at} timeZone={ctx.user!.timezone} />
+          {notification.link ? (
+            <>
+              {' · '}
+              <a href={notification.link}>
+                Open<span class="visually-hidden">: {notification.text}</span>
+              </a>
+            </>
+          ) : null}
+        </span>
+      </div>
+      {unread ? (
+        <form method="post" action={`/notifications/${notification.id}/read/`} class="inline">
+          <CsrfField ctx={ctx} />
+          <PageField page={page} />
+          <button type="submit" class="secondary outline small">
+            Mark read<span class="visually-hidden">: {notification.text}</span>
+          </button>
+        </form>
+      ) : null}
+    </li>
+  );
+}
+
+export function NotificationsPage({ ctx, result }: { ctx: ViewContext; result: NotificationPage }) {
+  const { notifications, page, hasNext } = result;
+  const anyUnread = ctx.user!.unread > 0;
+  return (
+    <Layout ctx={ctx} title="Notifications">
+      <div class="page-header">
+        <h1>Notifications</h1>
+        {anyUnread ? (
+          <form method="post" action="/notifications/read/" class="inline">
+            <CsrfField ctx={ctx} />
+            <PageField page={page} />
+            <button type="submit" class="secondary">Mark all read</button>
+          </form>
+        ) : null}
+      </div>
+      {notifications.length === 0 ? (
+        <p class="empty-state">No notifications yet. You hear here when someone adds you to a group or shares a list with you.</p>
+      ) : (
+        <ul class="notification-list">
+          {notifications.map((notification) => (
+            <NotificationItem ctx={ctx} notification={notification} page={page} />
+          ))}
+        </ul>
+      )}
+      {page > 1 || hasNext ? (
+        <nav class="pager" aria-label="Pages">
+          {page > 1 ? <a href={pageUrl(page - 1)} rel="prev">← Newer</a> : <span />}
+          <span>Page {page}</span>
+          {hasNext ? <a href={pageUrl(page + 1)} rel="next">Older →</a> : <span />}
+        </nav>
+      ) : null}
+    </Layout>
+  );
+}
