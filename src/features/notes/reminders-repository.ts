@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ReminderInput } from './reminders-forms.js';
@@ -15,6 +15,20 @@ export interface ReminderRow {
 
 const COLUMNS = ['id', 'note_id', 'local_time', 'time_zone', 'repeat', 'message', 'next_due_at'] as const;
 
+/**
+ * The reminders `userId` set on the note of the outer query, soonest first: none unless they own
+ * it (a reminder's owner is its note's owner). Read with the note, in its query.
+ */
+export function ownRemindersOnNote(eb: ExpressionBuilder<Database, 'notes'>, userId: number) {
+  return eb
+    .selectFrom('reminders')
+    .select(COLUMNS.map((column) => `reminders.${column}` as const))
+    .whereRef('reminders.note_id', '=', 'notes.id')
+    .where('reminders.owner_id', '=', userId)
+    .orderBy('reminders.next_due_at')
+    .orderBy('reminders.id');
+}
+
 export type AddOutcome = 'added' | 'full' | 'missing';
 
 /** Reminders, always of a note the caller owns: nobody else sees or changes them. */
@@ -23,17 +37,6 @@ export class RemindersRepository {
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
   ) {}
-
-  listForOwnedNote(ownerId: number, noteId: number): Promise<ReminderRow[]> {
-    return this.db
-      .selectFrom('reminders')
-      .select(COLUMNS)
-      .where('note_id', '=', noteId)
-      .where('owner_id', '=', ownerId)
-      .orderBy('next_due_at')
-      .orderBy('id')
-      .execute();
-  }
 
   /**
    * Adds a reminder to a note the caller owns, unless it has `cap` already. The note's row is

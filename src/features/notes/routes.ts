@@ -44,8 +44,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   const notePage = async (ctx: ViewContext, userId: number, noteId: number, form?: ReminderFormState) => {
     const note = await service.notes.findVisibleNote(userId, noteId);
     if (!note) throw new NotFound();
-    const owned = note.owner_id === userId ? { items: await reminders.listForOwnedNote(userId, note.id), form } : undefined;
-    return NoteDetailPage({ ctx, note, reminders: owned });
+    return NoteDetailPage({ ctx, note, reminders: note.owner_id === userId ? { items: note.reminders, form } : undefined });
   };
   reminderRoutes(app, { reminders, scheduler, ownedOr404: (userId, noteId) => service.ownedOr404(userId, noteId), notePage });
 
