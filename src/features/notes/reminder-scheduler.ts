@@ -5,7 +5,7 @@ import type { BackgroundJob } from '../../platform/background.js';
 import type { Mail, MailLog } from '../../platform/mail/mailer.js';
 import type { Outbox } from '../../platform/mail/outbox.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { isTimeZone } from '../../platform/time-zones.js';
+import { isTimeZone, timeZoneOr } from '../../platform/time-zones.js';
 import { nextOccurrence, parseWallTime, wallTimeAt, formatWallTime } from '../../platform/wall-clock.js';
 
 export interface SchedulerOptions {
@@ -145,10 +145,11 @@ export class ReminderScheduler implements BackgroundJob {
   }
 
   private mail(row: DueReminder): Mail {
-    const when = formatWallTime(wallTimeAt(row.time_zone, row.next_due_at)).replace('T', ' ');
+    const zone = timeZoneOr(row.time_zone);
+    const when = formatWallTime(wallTimeAt(zone, row.next_due_at)).replace('T', ' ');
     const title = row.title.replace(/\s+/g, ' ').trim();
     const lines = [
-      `Your reminder for ${when} (${row.time_zone}) on the note "${title}".`,
+      `Your reminder for ${when} (${zone}) on the note "${title}".`,
       ...(row.message ? ['', row.message] : []),
       '',
       `Open the note: ${this.deps.publicUrl}/notes/${row.note_id}/`,

@@ -1,5 +1,6 @@
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import type { ViewContext } from '../../platform/views/render.js';
+import { timeZoneOr } from '../../platform/time-zones.js';
 import { formatWallTime, wallTimeAt } from '../../platform/wall-clock.js';
 import { MESSAGE_MAX, REPEATS } from './reminders-forms.js';
 import type { ReminderRow } from './reminders-repository.js';
@@ -12,7 +13,8 @@ export interface ReminderFormState {
 
 /** When a reminder next fires, in the zone it was entered in (its schedule's zone). */
 export function reminderWhen(reminder: Pick<ReminderRow, 'time_zone' | 'next_due_at'>): string {
-  return `${formatWallTime(wallTimeAt(reminder.time_zone, reminder.next_due_at)).replace('T', ' ')} (${reminder.time_zone})`;
+  const zone = timeZoneOr(reminder.time_zone);
+  return `${formatWallTime(wallTimeAt(zone, reminder.next_due_at)).replace('T', ' ')} (${zone})`;
 }
 
 const repeatLabel = (repeat: ReminderRow['repeat']) => REPEATS.find((choice) => choice.value === repeat)?.label ?? repeat;
