@@ -19,6 +19,8 @@ export interface SchedulerOptions {
   stopWaitMs: number;
 }
 
+const LOCKED_RETRY_MS = 50;
+
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = { pollMs: 30_000, batchSize: 50, batchesPerRound: 20, stopWaitMs: 1_000 };
 
 interface Deps {
@@ -182,7 +184,8 @@ export class ReminderScheduler implements BackgroundJob {
   /** Batches until none is full or the round's share is used; returns when to look again. */
   private async deliverBatches(): Promise<number> {
     for (let batch = 0; batch < this.options.batchesPerRound && !this.stopped; batch += 1) {
-      if ((await this.deliverDue()) < this.options.batchSize) return this.earliestDue();
+      // A due row left is one another instance holds (SKIP LOCKED): look again shortly, not in a spin.
+      if ((await this.deliverDue()) < this.options.batchSize) return Math.max(await this.earliestDue(), Date.now() + LOCKED_RETRY_MS);
     }
     return Date.now();
   }
