@@ -5,6 +5,7 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   lists: () => import('./lists.js'),
   notes: () => import('./notes.js'),
   chat: () => import('./chat.js'),
+  data: () => import('./data.js'),
 };
 
 const wanted = process.argv.slice(2);

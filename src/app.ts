@@ -11,6 +11,7 @@ import { chatFeature } from './features/groups/chat-routes.js';
 import { groupsFeature } from './features/groups/routes.js';
 import { healthFeature } from './features/health/routes.js';
 import { homeFeature } from './features/home/routes.js';
+import { myDataFeature } from './features/my-data/routes.js';
 import { notebooksFeature } from './features/notebooks/routes.js';
 import { notesFeature } from './features/notes/routes.js';
 import { tagsFeature } from './features/tags/routes.js';
@@ -53,6 +54,7 @@ const HEADERS_TIMEOUT_MS = 20_000;
 const features: FastifyPluginAsync<Services>[] = [
   homeFeature,
   accountsFeature,
+  myDataFeature,
   passwordResetFeature,
   healthFeature,
   notesFeature,

@@ -9,6 +9,8 @@ import { SessionStore } from '../platform/chain/session.js';
 import { publishFromOutside } from '../platform/hub/hub.js';
 import { serve } from '../server.js';
 import { adminCommands, COMMAND_LINE } from './admin-commands.js';
+import { dataCommands } from './data-commands.js';
+import { dumpCommands } from './dump-commands.js';
 import { groupCommands } from './group-commands.js';
 import { AdminService } from '../features/admin/service.js';
 import { CliError, readNewPassword } from './io.js';
@@ -49,7 +51,7 @@ function accountsService(config: Config, database: DatabaseHandle): AccountsServ
  * when REDIS_URL is set, else at its next access check (every 30 s). A failure to tell it is a
  * warning: the sessions have ended anyway.
  */
-async function announceEndedSessions(config: Config, sessionKeys: string[]): Promise<void> {
+export async function announceEndedSessions(config: Config, sessionKeys: string[]): Promise<void> {
   if (sessionKeys.length === 0) return;
   try {
     if (!(await publishFromOutside(config, { type: 'sessions.ended', sessionKeys }))) {
@@ -136,4 +138,4 @@ const accountCommands: Record<string, Command> = {
 };
 
 /** Every command of `groupnotes`; features add theirs here. */
-export const commands: Record<string, Command> = { ...accountCommands, ...adminCommands, ...groupCommands };
+export const commands: Record<string, Command> = { ...accountCommands, ...adminCommands, ...groupCommands, ...dataCommands, ...dumpCommands };

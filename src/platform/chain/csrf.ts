@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { Forbidden } from '../../errors.js';
 import { randomString } from '../passwords/passwords.js';
+import { CSRF_FIELD, isUpload, leadingCsrfField } from '../uploads.js';
 
 // Django's CSRF protection: the `csrftoken` cookie holds a 32-character secret; forms carry a
 // 64-character masked token (a random mask, then the secret shifted by it) so that the page
@@ -101,10 +102,10 @@ function originProblem(request: FastifyRequest, config: Config): string | null {
   return isTrustedOrigin(request, config, parsed.origin) ? null : `Referer checking failed - ${parsed.origin} does not match any trusted origins.`;
 }
 
-function tokenProblem(request: FastifyRequest): string | null {
+function tokenProblem(request: FastifyRequest, fromUpload?: string): string | null {
   if (!request.csrfSecret) return 'CSRF cookie not set.';
   const body = request.body as Record<string, unknown> | undefined;
-  const fromForm = body && typeof body === 'object' ? body.csrfmiddlewaretoken : undefined;
+  const fromForm = fromUpload ?? (body && typeof body === 'object' ? body[CSRF_FIELD] : undefined);
   const fromHeader = request.headers['x-csrftoken'];
   const token = typeof fromForm === 'string' ? fromForm : typeof fromHeader === 'string' ? fromHeader : '';
   if (!token) return 'CSRF token missing.';
@@ -136,13 +137,28 @@ export const csrfLayer = fp<{ config: Config }>(async (app, { config }) => {
     request.csrfSecret = cookie && SECRET_PATTERN.test(cookie) ? cookie : null;
     done();
   });
+  const fail = (request: FastifyRequest, problem: string) => {
+    request.log.warn({ reason: problem }, 'CSRF verification failed');
+    return new Forbidden(config.production ? 'CSRF verification failed. Request aborted.' : `CSRF verification failed. Request aborted. ${problem}`);
+  };
   // preValidation: after the body is parsed (the token may be a form field), before any handler.
   app.addHook('preValidation', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
-    const problem = originProblem(request, config) ?? tokenProblem(request);
-    if (!problem) return done();
-    request.log.warn({ reason: problem }, 'CSRF verification failed');
-    done(new Forbidden(config.production ? 'CSRF verification failed. Request aborted.' : `CSRF verification failed. Request aborted. ${problem}`));
+    const problem = originProblem(request, config);
+    if (problem) return done(fail(request, problem));
+    // An upload's body is not parsed ahead: its token is its first field (platform/uploads.ts).
+    if (isUpload(request) && typeof request.headers['x-csrftoken'] !== 'string') {
+      leadingCsrfField(request).then(
+        (token) => {
+          const tokenFailure = tokenProblem(request, token ?? '');
+          done(tokenFailure ? fail(request, tokenFailure) : undefined);
+        },
+        (error: unknown) => done(error as Error),
+      );
+      return;
+    }
+    const tokenFailure = tokenProblem(request);
+    done(tokenFailure ? fail(request, tokenFailure) : undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.csrfSecretChanged && request.csrfSecret) setCsrfCookie(reply, config, request.csrfSecret);

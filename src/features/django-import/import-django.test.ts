@@ -1,0 +1,313 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, TestBrowser, buildTestApp } from '../../../test/helpers.js';
+import { BadDump, formatReport, importDjango, NotEmpty } from './import.js';
+import { parseDatetime } from './parse.js';
+
+// The fixture is in the original application's dumpdata shape; its users' hashes were made with
+// the passwords below (test/fixtures/README of the shared fixtures).
+const FIXTURE = new URL('../../../test/fixtures/django-dumpdata-sample.json', import.meta.url).pathname;
+const PASSWORDS = { olenaa5cd: 'olenaa5cd-pass-158176', tarasa5cd: 'tarasa5cd-pass-061981', irynaa5cd: 'irynaa5cd-pass-566950' };
+
+const dir = mkdtempSync(join(tmpdir(), 'groupnotes-django-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCounter = 0;
+function dumpFile(content: unknown): string {
+  fileCounter += 1;
+  const path = join(dir, `dump${fileCounter}.json`);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+const fixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as { model: string; pk: number | string; fields: Record<string, unknown> }[];
+
+async function counts(t: TestApp) {
+  const tables = ['users', 'groups', 'group_members', 'notebooks', 'tags', 'notes', 'note_tags', 'todo_lists', 'todo_items', 'todo_list_shares', 'shopping_lists', 'shopping_items', 'chat_messages'] as const;
+  const result: Record<string, number> = {};
+  for (const table of tables) {
+    const row = await t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    result[table] = Number(row.n);
+  }
+  return result;
+}
+
+describe('import-django of the fixture', () => {
+  let t: TestApp;
+  let report: string;
+  const browsers: Record<string, TestBrowser> = {};
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const { dump, plan } = await importDjango(t.db, t.database.dialect, FIXTURE);
+    report = formatReport(dump, plan);
+    for (const [username, password] of Object.entries(PASSWORDS)) {
+      browsers[username] = new TestBrowser(t.app);
+      await browsers[username].login(username, password);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('keeps the Django pks and reports counts, ignored models, the group owner and reminders', async () => {
+    expect(await counts(t)).toEqual({
+      users: 3,
+      groups: 1,
+      group_members: 2,
+      notebooks: 1,
+      tags: 1,
+      notes: 2,
+      note_tags: 1,
+      todo_lists: 1,
+      todo_items: 1,
+      todo_list_shares: 1,
+      shopping_lists: 1,
+      shopping_items: 2,
+      chat_messages: 2,
+    });
+    const note = await t.db.selectFrom('notes').selectAll().where('id', '=', 516).executeTakeFirstOrThrow();
+    expect(note).toMatchObject({ owner_id: 495, notebook_id: 506, group_id: 502, priority: 2, is_pinned: 1, created_at: Date.UTC(2024, 4, 2, 12), updated_at: Date.UTC(2024, 5, 2, 9) });
+    expect(await t.db.selectFrom('groups').select(['id', 'owner_id']).execute()).toEqual([{ id: 502, owner_id: 495 }]);
+    const items = await t.db.selectFrom('shopping_items').select(['quantity_milli', 'estimated_price_cents']).orderBy('id').execute();
+    expect(items).toEqual([
+      { quantity_milli: 1500, estimated_price_cents: 299 },
+      { quantity_milli: 2000, estimated_price_cents: 35 },
+    ]);
+    expect(report).toMatch(/notes_app\.note\s+2 imported\n/);
+    expect(report).toMatch(/notes_app\.reminder\s+1 not yet supported/);
+    expect(report).toContain('other models, ignored: admin.logentry 1, sessions.session 1');
+    expect(report).toContain('group "Family a5cd" (pk 502): owner olenaa5cd, its earliest member');
+    expect(report).toContain('2 date(s) and time(s) had no time zone and were read as UTC');
+    expect(report).not.toContain('left out');
+  });
+
+  it('lets each user see their own notes, and the group note read-only', async () => {
+    const olena = await browsers.olenaa5cd!.get('/notes/');
+    expect(olena.body).toContain('Borscht a5cd');
+    expect(olena.body).toContain('Private diary a5cd');
+    expect((await browsers.olenaa5cd!.get('/notes/516/edit/')).statusCode).toBe(200);
+
+    const taras = await browsers.tarasa5cd!.get('/notes/');
+    expect(taras.body).toContain('Borscht a5cd');
+    expect(taras.body).not.toContain('Private diary a5cd');
+    const groupNote = await browsers.tarasa5cd!.get('/notes/516/');
+    expect(groupNote.statusCode).toBe(200);
+    expect(groupNote.body).toContain('Beets, <em>lots</em> of them.');
+    expect(groupNote.body).not.toContain('/notes/516/edit/');
+    expect((await browsers.tarasa5cd!.get('/notes/516/edit/')).statusCode).toBe(404);
+    expect((await browsers.tarasa5cd!.post('/notes/516/delete/')).statusCode).toBe(404);
+    expect((await browsers.tarasa5cd!.get('/notes/517/')).statusCode).toBe(404);
+
+    // Not a member of the group: neither note, nor the group's chat.
+    expect((await browsers.irynaa5cd!.get('/notes/')).body).not.toContain('Borscht a5cd');
+    expect((await browsers.irynaa5cd!.get('/notes/516/')).statusCode).toBe(404);
+  });
+
+  it('shows the shared to-do list to the user it is shared with, and the group shopping list to the group', async () => {
+    const todo = await browsers.tarasa5cd!.get('/todo/536/');
+    expect(todo.statusCode).toBe(200);
+    expect(todo.body).toContain('Fix the tap a5cd');
+    expect((await browsers.tarasa5cd!.get('/todo/536/edit/')).statusCode).toBe(404);
+    expect((await browsers.irynaa5cd!.get('/todo/536/')).statusCode).toBe(404);
+
+    const market = await browsers.olenaa5cd!.get('/shopping/546/');
+    expect(market.statusCode).toBe(200);
+    expect(market.body).toContain('sour cream');
+    expect((await browsers.olenaa5cd!.get('/shopping/546/edit/')).statusCode).toBe(404);
+    expect((await browsers.irynaa5cd!.get('/shopping/546/')).statusCode).toBe(404);
+  });
+
+  it('gives the group members the chat history, in order, and no one else', async () => {
+    for (const username of ['olenaa5cd', 'tarasa5cd']) {
+      const response = await browsers[username]!.get('/groups/502/chat/messages/');
+      expect(response.statusCode).toBe(200);
+      const messages = (response.json() as { messages: { author: string; content: string }[] }).messages;
+      expect(messages.map((message) => [message.author, message.content])).toEqual([
+        ['olenaa5cd', 'Dinner at 7? a5cd'],
+        ['tarasa5cd', 'Yes!'],
+      ]);
+    }
+    expect((await browsers.irynaa5cd!.get('/groups/502/chat/messages/')).statusCode).toBe(404);
+  });
+
+  it('moves the id sequences past the kept pks, so that new objects can be created', async () => {
+    const created = await browsers.irynaa5cd!.post('/notes/new/', { title: 'After the move', content: 'hello', priority: '0' });
+    expect(created.statusCode).toBe(302);
+    expect(Number(/\/notes\/(\d+)\//.exec(created.headers.location as string)![1])).toBeGreaterThan(517);
+    const tag = await browsers.irynaa5cd!.post('/tags/new/', { name: 'fresh', color: '#123456' });
+    expect(tag.statusCode).toBe(302);
+  });
+
+  it('leaves the view-version triggers working: a change to the group note reaches the other member’s kept page', async () => {
+    expect((await browsers.tarasa5cd!.get('/notes/')).body).toContain('Borscht a5cd');
+    expect((await browsers.tarasa5cd!.get('/notes/')).body).toContain('Borscht a5cd');
+    const edited = await browsers.olenaa5cd!.post('/notes/516/edit/', { title: 'Borscht, revised', content: 'More beets.', notebook: '506', tags: '508', group: '502', priority: '2', is_pinned: 'on' });
+    expect(edited.statusCode).toBe(302);
+    const after = await browsers.tarasa5cd!.get('/notes/');
+    expect(after.body).toContain('Borscht, revised');
+    expect(after.body).not.toContain('Borscht a5cd');
+  });
+
+  it('refuses a second import into the now non-empty database, changing nothing', async () => {
+    const before = await counts(t);
+    await expect(importDjango(t.db, t.database.dialect, FIXTURE)).rejects.toThrow(NotEmpty);
+    expect(await counts(t)).toEqual(before);
+  });
+});
+
+describe('import-django of objects breaking this service’s rules', () => {
+  let t: TestApp;
+  let report: string;
+
+  const user = (pk: number, username: string, groups: number[] = [], joined = '2024-01-01T00:00:00Z') => ({
+    model: 'auth.user',
+    pk,
+    fields: { username, password: 'pbkdf2_sha256$1000$salt$AAAA', email: '', date_joined: joined, groups },
+  });
+  const entries = [
+    user(1, 'Olena', [10]),
+    user(2, 'olena', [10]), // the same name once folded: left out, with her note
+    user(3, 'taras', [10, 99], '2023-01-01T00:00:00Z'), // earliest member: owns group 10; group 99 does not exist
+    user(4, 'iryna', [11, 12]),
+    { model: 'auth.group', pk: 10, fields: { name: 'Family' } },
+    { model: 'auth.group', pk: 11, fields: { name: 'Book club' } },
+    { model: 'auth.group', pk: 12, fields: { name: 'BOOK CLUB' } }, // iryna owns both: the second is left out
+    { model: 'auth.group', pk: 13, fields: { name: 'Empty' } }, // no members
+    { model: 'notes_app.tag', pk: 20, fields: { user: 1, name: 'work' } },
+    { model: 'notes_app.tag', pk: 21, fields: { user: 1, name: 'WORK' } }, // duplicate per owner
+    { model: 'notes_app.tag', pk: 22, fields: { user: 3, name: 'work' } }, // another owner: fine
+    { model: 'notes_app.note', pk: 30, fields: { user: 1, title: 'Kept', tags: [20], group: 10, created_at: '2024-01-01T00:00:00', updated_at: '2024-01-01T00:00:00', mood: 'happy' } },
+    { model: 'notes_app.note', pk: 31, fields: { user: 1, title: 'Foreign tag', tags: [22], created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.note', pk: 32, fields: { user: 2, title: 'Of the left-out user', created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.note', pk: 33, fields: { user: 1, title: 'Missing notebook', notebook: 404, created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.note', pk: 34, fields: { user: 4, title: 'Not her group', group: 10, created_at: '2024-01-01T00:00:00Z' } }, // kept, as after leaving
+    { model: 'notes_app.note', pk: 36, fields: { user: 4, title: 'Lost group', group: 13, created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.todolist', pk: 40, fields: { user: 1, title: 'Chores', shared_with: [3, 2], created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.todoitem', pk: 41, fields: { todo_list: 40, text: 'Tap', due_date: '2024-02-30' } }, // no such day
+    { model: 'notes_app.todoitem', pk: 42, fields: { todo_list: 49, text: 'Orphan' } },
+    { model: 'notes_app.chatmessage', pk: 50, fields: { group: 10, author: 4, content: 'not a member', timestamp: '2024-01-01T00:00:00Z' } }, // kept
+    { model: 'notes_app.chatmessage', pk: 52, fields: { group: 12, author: 4, content: 'in a left-out group', timestamp: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.chatmessage', pk: 53, fields: { group: 10, author: 2, content: 'by a left-out user', timestamp: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.chatmessage', pk: 51, fields: { group: 10, author: 3, content: 'hello', timestamp: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.note', pk: 35, fields: { user: 1, title: 'Nul\u0000byte', created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.widget', pk: 60, fields: {} },
+  ];
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const { dump, plan } = await importDjango(t.db, t.database.dialect, dumpFile(entries));
+    report = formatReport(dump, plan);
+  });
+  afterAll(() => t.close());
+
+  it('imports what keeps the rules', async () => {
+    expect((await t.db.selectFrom('users').select('username').orderBy('id').execute()).map((row) => row.username)).toEqual(['Olena', 'taras', 'iryna']);
+    expect(await t.db.selectFrom('groups').select(['id', 'owner_id']).orderBy('id').execute()).toEqual([
+      { id: 10, owner_id: 3 },
+      { id: 11, owner_id: 4 },
+    ]);
+    expect(await t.db.selectFrom('group_members').select(['group_id', 'user_id']).orderBy('group_id').orderBy('user_id').execute()).toEqual([
+      { group_id: 10, user_id: 1 },
+      { group_id: 10, user_id: 3 },
+      { group_id: 11, user_id: 4 },
+    ]);
+    expect((await t.db.selectFrom('tags').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([20, 22]);
+    expect((await t.db.selectFrom('notes').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([30, 34]);
+    expect(await t.db.selectFrom('todo_list_shares').select(['list_id', 'user_id']).execute()).toEqual([{ list_id: 40, user_id: 3 }]);
+    expect(await t.db.selectFrom('todo_items').select('id').execute()).toEqual([]);
+    expect((await t.db.selectFrom('chat_messages').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([50, 51]);
+  });
+
+  it('reports each object left out, with its reason, and the links dropped', () => {
+    for (const line of [
+      'auth.user               3 imported, 1 left out',
+      'auth.user pk 2 "olena": the same username as "Olena" (pk 1) once letter case is folded; the lower pk is kept',
+      'auth.group pk 12 "BOOK CLUB": its owner iryna already has a group of that name',
+      'auth.group pk 13 "Empty": no imported user is a member, so no one can own it',
+      'notes_app.tag pk 21 "WORK": the same user\'s tag pk 20 has the same name once letter case is folded',
+      'notes_app.note pk 31 "Foreign tag": its tag pk 22 belongs to another user',
+      'notes_app.note pk 32 "Of the left-out user": its user pk 2 is not imported',
+      'notes_app.note pk 33 "Missing notebook": its notebook pk 404 is not imported',
+      'notes_app.note pk 36 "Lost group": its group pk 13 is not imported',
+      'notes_app.note pk 35 "Nul\\u0000byte": its title holds a NUL character, which is not stored here',
+      'notes_app.todoitem pk 41 "Tap": the due date 2024-02-30 is not a date from 1900 to 2999',
+      'notes_app.todoitem pk 42 "Orphan": its to-do list pk 49 is not imported',
+      'notes_app.chatmessage pk 52 in group pk 12: its group pk 12 is not imported',
+      'notes_app.chatmessage pk 53 in group pk 10: its author pk 2 is not imported',
+      '2 note(s), shopping list(s) or chat message(s) kept in a group their owner or author is not a member of',
+      'membership of user taras in group pk 99 dropped: no such group in the file',
+      'share of notes_app.todolist pk 40 with user pk 2 dropped: that user is not imported',
+      'group "Family" (pk 10): owner taras, its earliest member',
+      'other models, ignored: notes_app.widget 1',
+      'unknown fields, ignored: notes_app.note.mood 1',
+      '2 date(s) and time(s) had no time zone and were read as UTC',
+    ]) {
+      expect(report).toContain(line);
+    }
+  });
+});
+
+describe('import-django with --dry-run', () => {
+  it('reports what it would import and leaves the database empty (the writes are rolled back)', async () => {
+    const t = await buildTestApp();
+    try {
+      const { dump, plan } = await importDjango(t.db, t.database.dialect, FIXTURE, { dryRun: true });
+      expect(formatReport(dump, plan, true)).toMatch(/^dry run: nothing was written; of 18 entries, an import would bring in:\n {2}auth\.user\s+3 imported/);
+      expect(Object.values(await counts(t)).every((count) => count === 0)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('import-django of a bad file', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const wrongTitle = fixture().map((entry) => (entry.pk === 517 ? { ...entry, fields: { ...entry.fields, title: 42 } } : entry));
+  const stringPk = fixture().map((entry) => (entry.pk === 536 ? { ...entry, pk: '536' } : entry));
+  const noAuthor = fixture().map((entry) => (entry.pk === 557 ? { ...entry, fields: { ...entry.fields, author: undefined } } : entry));
+  const badDate = fixture().map((entry) => (entry.pk === 516 ? { ...entry, fields: { ...entry.fields, created_at: 'yesterday' } } : entry));
+  const twice = [...fixture(), fixture()[0]];
+  const whole = readFileSync(FIXTURE, 'utf8');
+
+  it.each([
+    ['not JSON', 'hello', /^not valid JSON before the first entry/],
+    ['truncated', whole.slice(0, whole.indexOf('"pk": 497')), /^not valid JSON in entry 10 \(the file looks truncated\)/],
+    ['not a list', { model: 'auth.user' }, /^expected a list of \{"model", "pk", "fields"\} entries \(got an object\)$/],
+    ['an entry not an object', [1], /^entry 1: expected an object with "model", "pk" and "fields" \(got number\)$/],
+    ['a field of the wrong type', wrongTitle, /^entry 15 \(notes_app\.note pk 517\): field "title" must be text \(got number\)$/],
+    ['a pk not a number', stringPk, /^entry 14 \(notes_app\.todolist\): "pk" must be an id from 1 to 2147483647 \(got "536"\)$/],
+    ['a required field missing', noAuthor, /^entry 6 \(notes_app\.chatmessage pk 557\): field "author" is missing$/],
+    ['a datetime that is none', badDate, /^entry 1 \(notes_app\.note pk 516\): field "created_at" must be an ISO 8601 date and time \(got string\)$/],
+    ['a pk twice', twice, /^entry 19 \(notes_app\.note pk 516\): the same pk as entry 1$/],
+  ])('%s: refuses with the entry, model and field, and writes nothing', async (_name, content, message) => {
+    const error = await importDjango(t.db, t.database.dialect, dumpFile(content)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BadDump);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+    expect(Object.values(await counts(t)).every((count) => count === 0)).toBe(true);
+  });
+});
+
+describe('parseDatetime', () => {
+  it.each([
+    ['2024-05-02T12:00:00Z', Date.UTC(2024, 4, 2, 12), true],
+    ['2024-05-02T12:00:00.5Z', Date.UTC(2024, 4, 2, 12, 0, 0, 500), true],
+    ['2024-05-02T12:00:00.123456+03:00', Date.UTC(2024, 4, 2, 9, 0, 0, 123), true],
+    ['2024-05-02 12:00:00-0130', Date.UTC(2024, 4, 2, 13, 30), true],
+    ['2024-05-02T12:00', Date.UTC(2024, 4, 2, 12), false],
+    ['2024-05-02T12:00:00', Date.UTC(2024, 4, 2, 12), false],
+    ['0050-01-01T00:00:00Z', -60589296000000, true],
+  ])('%s', (raw, ms, zoned) => {
+    expect(parseDatetime(raw)).toEqual({ ms, zoned });
+  });
+
+  it.each(['2024-02-30T00:00:00Z', '2024-05-02', '2024-05-02T25:00:00Z', 'yesterday', '2024-05-02T12:00:00+24:00'])('refuses %s', (raw) => {
+    expect(parseDatetime(raw)).toBeNull();
+  });
+});

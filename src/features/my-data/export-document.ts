@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Notebook, Tag } from '../../db/schema.js';
+import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
+import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../shopping/money.js';
+import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../shopping/forms.js';
+import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../todo/forms.js';
+import type { ExportRepository } from './export-repository.js';
+
+// groupnotes.json: everything a user owns, enough to rebuild it losslessly in any account.
+// Written piece by piece as pages are read; read back (import) through one schema.
+
+export const DOCUMENT_FORMAT = 'groupnotes-user-export';
+export const DOCUMENT_VERSION = 1;
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** The document's text, in chunks of about one page of rows each. */
+export async function* exportDocument(repository: ExportRepository, owner: { id: number; username: string }, notebooks: Notebook[], tags: Tag[], now = Date.now()): AsyncGenerator<string> {
+  const groups = await repository.referencedGroups(owner.id);
+  yield `{"format":${json(DOCUMENT_FORMAT)},"version":${DOCUMENT_VERSION},"exported_at":${json(new Date(now).toISOString())},"username":${json(owner.username)},\n`;
+  yield `"groups":${json(groups)},\n`;
+  yield `"notebooks":${json(notebooks.map(({ id, title, description, color, created_at, updated_at }) => ({ id, title, description, color, created_at, updated_at })))},\n`;
+  yield `"tags":${json(tags.map(({ id, name, color, created_at }) => ({ id, name, color, created_at })))},\n`;
+  yield* jsonArray('notes', repository.notes(owner.id), (note) => note);
+  yield ',\n';
+  yield* jsonArray('todo_lists', repository.todoLists(owner.id), ({ id, title, description, created_at, updated_at, items }) => ({
+    id, title, description, created_at, updated_at,
+    items: items.map(({ text, due_date, is_done, position, created_at: at }) => ({ text, due_date, is_done, position, created_at: at })),
+  }));
+  yield ',\n';
+  yield* jsonArray('shopping_lists', repository.shoppingLists(owner.id), ({ id, title, store_name, group_id, created_at, updated_at, items }) => ({
+    id, title, store_name, group_id, created_at, updated_at,
+    items: items.map(({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at }) => ({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at })),
+  }));
+  yield '}\n';
+}
+
+async function* jsonArray<T>(key: string, pages: AsyncGenerator<T[]>, shape: (row: T) => unknown): AsyncGenerator<string> {
+  yield `${json(key)}:[`;
+  let separator = '\n';
+  for await (const page of pages) {
+    let chunk = '';
+    for (const row of page) {
+      chunk += `${separator}${json(shape(row))}`;
+      separator = ',\n';
+    }
+    yield chunk;
+  }
+  yield '\n]';
+}
+
+const id = z.number().int().positive();
+const time = z.number().int().nonnegative().max(8.64e15);
+const title = z.string().trim().min(1).max(TITLE_MAX);
+const flag = z.union([z.literal(0), z.literal(1)]);
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+
+export const exportDocumentSchema = z.object({
+  format: z.literal(DOCUMENT_FORMAT),
+  version: z.literal(DOCUMENT_VERSION),
+  groups: z.array(z.object({ id, name: z.string() })),
+  notebooks: z.array(z.object({ id, title, description: z.string().max(DESCRIPTION_MAX), color, created_at: time, updated_at: time })),
+  tags: z.array(z.object({ id, name: z.string().trim().min(1).max(50), color, created_at: time })),
+  notes: z.array(
+    z.object({
+      id,
+      title,
+      content: z.string().max(CONTENT_MAX),
+      notebook_id: id.nullable(),
+      group_id: id.nullable(),
+      tag_ids: z.array(id),
+      priority: z.number().int().min(0).max(3),
+      is_pinned: flag,
+      is_archived: flag,
+      created_at: time,
+      updated_at: time,
+    }),
+  ),
+  todo_lists: z.array(
+    z.object({
+      id,
+      title,
+      description: z.string().max(DESCRIPTION_MAX),
+      created_at: time,
+      updated_at: time,
+      items: z.array(z.object({ text: z.string().trim().min(1).max(ITEM_TEXT_MAX), due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(), is_done: flag, position: z.number().int(), created_at: time })),
+    }),
+  ),
+  shopping_lists: z.array(
+    z.object({
+      id,
+      title,
+      store_name: z.string().max(STORE_MAX),
+      group_id: id.nullable(),
+      created_at: time,
+      updated_at: time,
+      items: z.array(
+        z.object({
+          name: z.string().trim().min(1).max(NAME_MAX),
+          quantity_milli: z.number().int().positive().max(MAX_QUANTITY_MILLI),
+          unit: z.string().max(UNIT_MAX),
+          estimated_price_cents: z.number().int().nonnegative().max(MAX_PRICE_CENTS).nullable(),
+          is_bought: flag,
+          created_at: time,
+        }),
+      ),
+    }),
+  ),
+});
+
+export type ExportDocument = z.infer<typeof exportDocumentSchema>;

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import { isOneOf } from '../../db/id-lists.js';
+import type { Database, Notebook, Note, ShoppingItem, ShoppingList, Tag, TodoItem, TodoList } from '../../db/schema.js';
+
+/** Rows read per query: a page of notes is at most a few megabytes however long they are. */
+export const EXPORT_PAGE_SIZE = 200;
+
+export type ExportNote = Omit<Note, 'excerpt' | 'view_version' | 'owner_id'> & { tag_ids: number[] };
+export type ExportTodoList = TodoList & { items: TodoItem[] };
+export type ExportShoppingList = ShoppingList & { items: ShoppingItem[] };
+
+/**
+ * Everything one user owns, read for their export: every query is scoped by owner_id (items
+ * through their lists), so nothing of anyone else (a group member's notes included) is read.
+ * Notes and lists come in pages, ordered by id, so an export of any size is read in bounded memory.
+ */
+export class ExportRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  notebooks(ownerId: number): Promise<Notebook[]> {
+    return this.db.selectFrom('notebooks').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
+  }
+
+  tags(ownerId: number): Promise<Tag[]> {
+    return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
+  }
+
+  /** The groups the user's notes and shopping lists name, by id and name (for the re-import). */
+  referencedGroups(ownerId: number): Promise<{ id: number; name: string }[]> {
+    const fromNotes = this.db.selectFrom('notes').select('group_id').where('owner_id', '=', ownerId).where('group_id', 'is not', null);
+    const fromLists = this.db.selectFrom('shopping_lists').select('group_id').where('owner_id', '=', ownerId).where('group_id', 'is not', null);
+    return this.db
+      .selectFrom('groups')
+      .select(['id', 'name'])
+      .where((eb) => eb.or([eb('id', 'in', fromNotes), eb('id', 'in', fromLists)]))
+      .orderBy('id')
+      .execute();
+  }
+
+  async *notes(ownerId: number): AsyncGenerator<ExportNote[]> {
+    for (let after = 0; ; ) {
+      const notes = await this.db
+        .selectFrom('notes')
+        .select(['id', 'title', 'content', 'notebook_id', 'group_id', 'priority', 'is_pinned', 'is_archived', 'created_at', 'updated_at'])
+        .where('owner_id', '=', ownerId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute();
+      if (notes.length === 0) return;
+      const links = await this.db
+        .selectFrom('note_tags')
+        .select(['note_id', 'tag_id'])
+        .where((eb) => isOneOf(this.db, eb.ref('note_id'), notes.map((note) => note.id)))
+        .orderBy('tag_id')
+        .execute();
+      const tagIds = new Map<number, number[]>();
+      for (const link of links) tagIds.set(link.note_id, [...(tagIds.get(link.note_id) ?? []), link.tag_id]);
+      yield notes.map((note) => ({ ...note, tag_ids: tagIds.get(note.id) ?? [] }));
+      after = notes.at(-1)!.id;
+    }
+  }
+
+  async *todoLists(ownerId: number): AsyncGenerator<ExportTodoList[]> {
+    for (let after = 0; ; ) {
+      const lists = await this.db.selectFrom('todo_lists').selectAll().where('owner_id', '=', ownerId).where('id', '>', after).orderBy('id').limit(EXPORT_PAGE_SIZE).execute();
+      if (lists.length === 0) return;
+      const items = await this.db
+        .selectFrom('todo_items')
+        .selectAll()
+        .where((eb) => isOneOf(this.db, eb.ref('list_id'), lists.map((list) => list.id)))
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      yield lists.map((list) => ({ ...list, items: items.filter((item) => item.list_id === list.id) }));
+      after = lists.at(-1)!.id;
+    }
+  }
+
+  async *shoppingLists(ownerId: number): AsyncGenerator<ExportShoppingList[]> {
+    for (let after = 0; ; ) {
+      const lists = await this.db.selectFrom('shopping_lists').selectAll().where('owner_id', '=', ownerId).where('id', '>', after).orderBy('id').limit(EXPORT_PAGE_SIZE).execute();
+      if (lists.length === 0) return;
+      const items = await this.db
+        .selectFrom('shopping_items')
+        .selectAll()
+        .where((eb) => isOneOf(this.db, eb.ref('list_id'), lists.map((list) => list.id)))
+        .orderBy('id')
+        .execute();
+      yield lists.map((list) => ({ ...list, items: items.filter((item) => item.list_id === list.id) }));
+      after = lists.at(-1)!.id;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceUnavailable } from '../../errors.js';
+import { logOut } from '../../platform/chain/authentication.js';
+import type { Services } from '../../platform/services.js';
+import { uploadFailure, uploadParts } from '../../platform/uploads.js';
+import { viewContext } from '../../platform/views/render.js';
+import { AttemptThrottle, passwordChangeLimits, waitInMinutes } from '../accounts/throttle.js';
+import { AccountDeletion } from './delete-account.js';
+import { ExportRepository } from './export-repository.js';
+import { ExportSlots } from './export-slots.js';
+import { exportZip } from './export-zip.js';
+import { describeSummary, importIntoAccount } from './import-service.js';
+import { DeleteAccountPage, ImportPage } from './views.js';
+import { BadZip, readZipUpload } from './zip-reader.js';
+
+/** Exports streaming at once per process; more are answered 503 with Retry-After. */
+const MAX_RUNNING_EXPORTS = 2;
+const EXPORT_RETRY_SECONDS = 30;
+
+/** The largest zip accepted for import. */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+class UploadProblem extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Streams the form's `file` to a temporary file (yauzl reads a zip from a file, never from memory). */
+async function receiveZip(request: FastifyRequest, folder: string): Promise<string> {
+  const path = join(folder, 'upload.zip');
+  try {
+    for await (const part of uploadParts(request)) {
+      if (part.type !== 'file' || part.fieldname !== 'file') {
+        if (part.type === 'file') part.file.resume();
+        continue;
+      }
+      await pipeline(part.file, createWriteStream(path));
+      if (part.file.truncated) throw new UploadProblem(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`, 413);
+      if (part.filename === '') throw new UploadProblem('Choose a zip file to import.', 400);
+      return path;
+    }
+  } catch (error) {
+    if (error instanceof UploadProblem) throw error;
+    // A body cut short fails the file's stream, not the parts' iterator.
+    const failure = uploadFailure(error);
+    throw new UploadProblem(failure.message, failure.statusCode);
+  }
+  throw new UploadProblem('Choose a zip file to import.', 400);
+}
+
+export const myDataFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  const { db, config, hub, sessions } = services;
+  const throttle = new AttemptThrottle(db);
+  const deletion = new AccountDeletion(db, config, hub);
+  // Uploads are accepted here only: one file, a few small fields.
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 1024 } });
+
+  const exports = new ExportSlots(MAX_RUNNING_EXPORTS);
+  app.get('/accounts/export/', async (request, reply) => {
+    const release = exports.take();
+    if (!release) throw new ServiceUnavailable('Other downloads are being prepared. Please try again in a minute.', EXPORT_RETRY_SECONDS);
+    const user = request.user!;
+    const now = Date.now();
+    const day = new Date(now).toISOString().slice(0, 10);
+    const zip = exportZip(new ExportRepository(db), user, now);
+    // Finished, failed or abandoned by the client: the stream closes in every case.
+    zip.once('close', release);
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="groupnotes-export-${day}.zip"`)
+      .header('cache-control', 'no-store')
+      .send(zip);
+  });
+
+  const maxMegabytes = MAX_UPLOAD_BYTES / 1024 / 1024;
+  app.get('/accounts/import/', async (request, reply) => reply.render(ImportPage({ ctx: viewContext(request), maxMegabytes })));
+
+  app.post('/accounts/import/', async (request, reply) => {
+    const refuse = (message: string, status: number) => reply.render(ImportPage({ ctx: viewContext(request), maxMegabytes, errors: { __all__: [message] } }), status);
+    if (!request.isMultipart()) return refuse('Choose a zip file to import.', 400);
+    const folder = await mkdtemp(join(tmpdir(), 'groupnotes-import-'));
+    try {
+      const contents = await readZipUpload(await receiveZip(request, folder));
+      const summary = await importIntoAccount(db, request.user!.id, contents);
+      request.flash(describeSummary(summary));
+      return await reply.redirect('/accounts/import/', 302);
+    } catch (error) {
+      if (error instanceof UploadProblem) return refuse(error.message, error.status);
+      if (error instanceof BadZip) return refuse(`Nothing was imported. ${error.message}`, 400);
+      throw error;
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  const showDelete = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
+    reply.render(DeleteAccountPage({ ctx: viewContext(request), errors: { password: [message] } }), status);
+
+  app.get('/accounts/delete/', async (request, reply) => reply.render(DeleteAccountPage({ ctx: viewContext(request) })));
+
+  app.post('/accounts/delete/', async (request, reply) => {
+    const body = request.body as { password?: unknown } | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (password === '') return showDelete(request, reply, 400, 'Enter your password to delete your account.');
+    // Wrong passwords here count with those of the password-change form: both guess at the signed-in account.
+    const attempt = await throttle.reserve(passwordChangeLimits(request.user!.id));
+    if (!attempt.ok) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      return showDelete(request, reply, 429, `Too many wrong passwords. Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`);
+    }
+    const outcome = await throttle.checking(attempt, () => deletion.delete(request.user!.id, password));
+    if (!outcome.ok && outcome.reason === 'wrong-password') return showDelete(request, reply, 400, 'Your password was entered incorrectly. Please enter it again.');
+    await throttle.release(attempt);
+    await logOut(request, reply, { config, store: sessions });
+    request.flash('Your account and everything in it were deleted.', 'info');
+    return reply.redirect('/accounts/login/', 302);
+  });
+};
