@@ -18,6 +18,7 @@ import { notificationsFeature } from './features/notifications/routes.js';
 import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
+import { BackgroundJobs } from './platform/background.js';
 import { authenticationLayer } from './platform/chain/authentication.js';
 import { commonLayer } from './platform/chain/common.js';
 import { csrfLayer } from './platform/chain/csrf.js';
@@ -101,7 +102,11 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   const mailSender = new MailSender(outbox, createMailer(config.smtpUrl, config.mailFrom, app.log), app.log);
   app.decorate('mailSender', mailSender);
   app.addHook('onClose', () => mailSender.stop());
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub) };
+  // Features add their loops (the reminder scheduler); server.ts starts them once listening.
+  const background = new BackgroundJobs();
+  app.decorate('background', background);
+  app.addHook('onClose', () => background.stop());
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub), background };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

@@ -46,6 +46,8 @@ export interface Config {
   pageCacheBytes: number;
   /** PostgreSQL connections each worker's pool may open. */
   databasePoolSize: number;
+  /** How often each instance looks for due reminders added elsewhere (its own wake it at their time). */
+  reminderPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -187,5 +189,6 @@ export function loadConfig(env: Env = process.env): Config {
     webConcurrency,
     pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(webConcurrency), 1, 1000),
+    reminderPollMs: integer(env, 'REMINDER_POLL_MS', 30_000, 10, 3_600_000),
   };
 }

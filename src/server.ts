@@ -30,6 +30,7 @@ export async function startServer(config: Config, { migrate = true } = {}): Prom
   await hasher().warm();
   await app.listen({ host: config.host, port: config.port });
   app.mailSender.start();
+  app.background.start();
 
   const sweep = setInterval(() => {
     sweepExpired(database.db).catch((error: unknown) => app.log.error({ err: error }, 'sweep of expired sessions failed'));

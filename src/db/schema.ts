@@ -213,6 +213,22 @@ export interface NotificationsTable {
   read_at: number | null;
 }
 
+/** A reminder on a note, and the scheduler's job (features/notes/reminder-scheduler.ts). */
+export interface RemindersTable {
+  id: Generated<number>;
+  note_id: number;
+  owner_id: number;
+  /** The wall-clock time as entered, `YYYY-MM-DDTHH:MM[:SS]`, in time_zone. */
+  local_time: string;
+  /** The IANA zone it was entered in (the owner's, then). */
+  time_zone: string;
+  repeat: 'none' | 'daily' | 'weekly' | 'monthly';
+  message: Generated<string>;
+  /** Epoch ms of the next delivery. */
+  next_due_at: number;
+  created_at: number;
+}
+
 /** Mail not yet handed to the SMTP server (platform/mail/outbox.ts); a row goes once sent or given up. */
 export interface MailOutboxTable {
   id: Generated<number>;
@@ -249,6 +265,7 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   mail_outbox: MailOutboxTable;
   notifications: NotificationsTable;
+  reminders: RemindersTable;
 }
 
 export type User = Selectable<UsersTable>;

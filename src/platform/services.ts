@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import type { BackgroundJobs } from './background.js';
 import type { Hub } from './hub/hub.js';
 import type { SessionStore } from './chain/session.js';
 import type { Outbox } from './mail/outbox.js';
@@ -19,4 +20,6 @@ export interface Services {
   outbox: Outbox;
   /** In-app notifications, written in the caller's transaction and announced live after it. */
   notifications: Notifications;
+  /** Loops beside the server (reminders), started once it listens and stopped when it closes. */
+  background: BackgroundJobs;
 }

@@ -12,6 +12,7 @@ import * as sessionAddress from './0011_session_address.js';
 import * as userTimeZone from './0012_user_time_zone.js';
 import * as admin from './0013_admin.js';
 import * as notifications from './0014_notifications.js';
+import * as reminders from './0015_reminders.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012_user_time_zone': userTimeZone,
   '0013_admin': admin,
   '0014_notifications': notifications,
+  '0015_reminders': reminders,
 };

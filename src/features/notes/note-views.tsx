@@ -9,10 +9,18 @@ import type { NoteRow } from './details.js';
 import { CONTENT_MAX, PRIORITIES, TITLE_MAX } from './forms.js';
 import { PinButton } from './list-views.js';
 import { renderMarkdown } from './markdown.js';
+import type { ReminderRow } from './reminders-repository.js';
+import { NoteReminders, type ReminderFormState } from './reminders-views.js';
 
 type NoteDetail = NoteRow & { content: string; created_at: number };
 
-export function NoteDetailPage({ ctx, note }: { ctx: ViewContext; note: NoteDetail }) {
+/** What the owner sees of a note's reminders: never given for anyone else. */
+export interface OwnerReminders {
+  items: ReminderRow[];
+  form?: ReminderFormState | undefined;
+}
+
+export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; note: NoteDetail; reminders?: OwnerReminders | undefined }) {
   const owned = note.owner_id === ctx.user!.id;
   return (
     <Layout ctx={ctx} title={note.title}>
@@ -38,6 +46,7 @@ export function NoteDetailPage({ ctx, note }: { ctx: ViewContext; note: NoteDeta
           </footer>
         ) : null}
       </article>
+      {owned && reminders ? <NoteReminders ctx={ctx} noteId={note.id} reminders={reminders.items} form={reminders.form} /> : null}
       <p>
         <a href="/notes/">← All notes</a>
       </p>

@@ -1,11 +1,13 @@
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { plainExcerpt } from './excerpt.js';
 import { matchingNotesQuery } from './search.js';
+import { ownRemindersOnNote, type ReminderRow } from './reminders-repository.js';
 
 export const PAGE_SIZE = 50;
 
@@ -74,14 +76,16 @@ export class NotesRepository {
   }
 
   /** The note with its details and tags, in one query (the page's only one besides the session's). */
-  async findVisibleNote(userId: number, id: number): Promise<(NoteRow & { content: string; created_at: number }) | undefined> {
+  /** A note the user may see, with the user's own reminders on it (none unless they own it), in one query. */
+  async findVisibleNote(userId: number, id: number): Promise<(NoteRow & { content: string; created_at: number; reminders: ReminderRow[] }) | undefined> {
     const found = await this.details
       .query()
       .select(['notes.content', 'notes.created_at'])
+      .select((eb) => jsonRowsFrom(this.db, ownRemindersOnNote(eb, userId)).as('reminders'))
       .where(this.visibleTo(userId))
       .where('notes.id', '=', id)
       .executeTakeFirst();
-    return found ? NoteDetailsReader.noteRow(found) : undefined;
+    return found ? { ...NoteDetailsReader.noteRow(found), reminders: parseJsonRows<ReminderRow>(found.reminders) } : undefined;
   }
 
   /**

@@ -11,6 +11,11 @@ import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
+import { ReminderScheduler } from './reminder-scheduler.js';
+import { RemindersRepository } from './reminders-repository.js';
+import { reminderRoutes } from './reminders-routes.js';
+import type { ReminderFormState } from './reminders-views.js';
+import type { ViewContext } from '../../platform/views/render.js';
 
 type PkParams = { Params: { pk: string } };
 type ListParams = { Querystring: Record<string, string | string[] | undefined> };
@@ -29,8 +34,19 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background }) => {
   const service = new NotesService(db, dialect);
+  const reminders = new RemindersRepository(db, dialect);
+  const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
+  background.add(scheduler);
+
+  /** A note the caller may see; its owner also gets its reminders and their add form. */
+  const notePage = async (ctx: ViewContext, userId: number, noteId: number, form?: ReminderFormState) => {
+    const note = await service.notes.findVisibleNote(userId, noteId);
+    if (!note) throw new NotFound();
+    return NoteDetailPage({ ctx, note, reminders: note.owner_id === userId ? { items: note.reminders, form } : undefined });
+  };
+  reminderRoutes(app, { reminders, scheduler, ownedOr404: (userId, noteId) => service.ownedOr404(userId, noteId), notePage });
 
   const showForm = async (request: FastifyRequest, status: number, props: { noteId?: number; typed?: NoteFormValues; errors?: FormErrors }) => ({
     page: NoteFormPage({ ctx: viewContext(request), choices: await service.formChoices(request.user!.id), ...props }),
@@ -91,14 +107,11 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
 
   app.get<PkParams>('/notes/:pk/', async (request, reply) => {
     const noteId = pathId(request);
-    // Kept under the note's own token: changes to the group's other notes leave the page kept.
+    // Kept under the note's own token (its reminders move it too): changes to the group's other
+    // notes leave the page kept. The owner's add form names their time zone: part of the key.
     return reply.renderCached(
-      '',
-      async (ctx) => {
-        const note = await service.notes.findVisibleNote(request.user!.id, noteId);
-        if (!note) throw new NotFound();
-        return NoteDetailPage({ ctx, note });
-      },
+      request.user!.timezone,
+      (ctx) => notePage(ctx, request.user!.id, noteId),
       { token: () => service.notes.visibleNoteToken(request.user!.id, noteId) },
     );
   });
