@@ -124,7 +124,7 @@ export class ReminderScheduler implements BackgroundJob {
       return { owners: rows.map((row) => row.owner_id), mailed: mails.length > 0 };
     });
     notifications.announce(delivered.owners);
-    if (delivered.mailed) outbox.queued();
+    if (delivered.mailed) outbox.wake();
     return delivered.owners.length;
   }
 

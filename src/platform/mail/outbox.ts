@@ -64,23 +64,6 @@ export class Outbox {
   }
 
   /**
-   * Queues mails in the caller's transaction `trx`, so that they are sent if and only if it
-   * commits (a due reminder's mail). Call `queued()` after the commit.
-   */
-  async enqueueIn(trx: Kysely<Database>, mails: Mail[], now = Date.now()): Promise<void> {
-    if (mails.length === 0) return;
-    await trx
-      .insertInto('mail_outbox')
-      .values(mails.map((mail) => ({ recipient: mail.to, subject: mail.subject, body: mail.text, next_attempt_at: now, created_at: now })))
-      .execute();
-  }
-
-  /** Mail was queued in a transaction that has now committed: this instance's sender need not wait for its next round. */
-  queued(): void {
-    this.onQueued();
-  }
-
-  /**
    * Claims up to `limit` due mails for `leaseMs`, in one statement: no other sender takes them
    * until the claim runs out. On PostgreSQL rows another instance is claiming are skipped
    * (SKIP LOCKED), not waited for; SQLite has one writer, so the statement runs alone.
