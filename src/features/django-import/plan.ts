@@ -5,11 +5,11 @@ import { username as usernameSchema } from '../accounts/forms.js';
 import { MAX_CHAT_LENGTH } from '../groups/forms.js';
 import { plainExcerpt } from '../notes/excerpt.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
+import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
 import { parseMoney, parseQuantity } from '../shopping/money.js';
 import { isValidDueDate } from '../todo/dates.js';
 import type { Entry, ModelName, ParsedDump } from './parse.js';
 import { planReminder } from './reminders.js';
-import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
 
 // What of a parsed dump this service can hold, decided before anything is written. An object
 // that would break one of its rules is left out whole, with a reason, and so is everything that
