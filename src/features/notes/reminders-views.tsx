@@ -35,7 +35,7 @@ export function NoteReminders({ ctx, noteId, reminders, form = { values: {}, err
         <ul class="reminder-list">
           {reminders.map((reminder) => (
             <li class="reminder">
-              <time datetime={new Date(reminder.next_due_at).toISOString()}>{reminderWhen(reminder)}</time> · {repeatLabel(reminder.repeat)}
+              <time datetime={new Date(reminder.next_due_at).toISOString()} data-zone={timeZoneOr(reminder.time_zone)}>{reminderWhen(reminder)}</time> · {repeatLabel(reminder.repeat)}
               {reminder.message ? <> · {reminder.message}</> : null}{' '}
               <form method="post" action={`/reminders/${reminder.id}/delete/`} class="inline">
                 <CsrfField ctx={ctx} />

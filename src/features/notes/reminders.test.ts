@@ -82,6 +82,8 @@ describe('the owner', () => {
     expect(summer).toMatchObject({ local_time: `${year}-07-15T09:00`, next_due_at: Date.parse(`${year}-07-15T06:00:00Z`) });
     const page = await kyiv.browser.get(`/notes/${note.id}/`);
     expect(page.body).toContain(`${year}-01-15 09:00 (Europe/Kyiv)`);
+    // Marked with its zone, so the page's script does not rewrite it in the browser's zone.
+    expect(page.body).toMatch(new RegExp(`<time datetime="${year}-01-15T07:00:00.000Z" data-zone="Europe/Kyiv">`));
   });
 
   it('is shown the form again with a message, status 400 and nothing stored, for each invalid input', async () => {
