@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Note, Notebook, Tag, User } from '../src/db/schema.js';
+import type { Database, Note, Notebook, Reminder, Tag, User } from '../src/db/schema.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { DEFAULT_TAG_COLOR } from '../src/features/tags/forms.js';
 import { TagsRepository } from '../src/features/tags/repository.js';
@@ -40,6 +40,15 @@ export async function createNotebook(db: Kysely<Database>, owner: User, override
 export async function createTag(db: Kysely<Database>, owner: User, overrides: Partial<Pick<Tag, 'name' | 'color'>> = {}): Promise<Tag> {
   counter += 1;
   return new TagsRepository(db).insert(owner.id, { name: `tag${counter}`, color: DEFAULT_TAG_COLOR, ...overrides });
+}
+
+/** A reminder on a note, for its owner: by default once, on 1 January 2030 at 09:00 UTC. */
+export function createReminder(db: Kysely<Database>, note: Note, overrides: Partial<Pick<Reminder, 'local_time' | 'time_zone' | 'repeat' | 'message' | 'next_due_at'>> = {}): Promise<Reminder> {
+  return db
+    .insertInto('reminders')
+    .values({ local_time: '2030-01-01T09:00', time_zone: 'UTC', repeat: 'none', message: '', next_due_at: Date.UTC(2030, 0, 1, 9), ...overrides, note_id: note.id, owner_id: note.owner_id, created_at: Date.now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function findNote(db: Kysely<Database>, id: number): Promise<Note | undefined> {

@@ -49,6 +49,7 @@ describe('groupnotes import-django', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^imported from 18 entries:\n {2}auth\.user\s+3 imported\n/);
     expect(result.stdout).toContain('owner olenaa5cd, its earliest member');
+    expect(result.stdout).toMatch(/\n {2}notes_app\.reminder\s+1 imported\n/);
     expect(await usernames(filled)).toEqual(['olenaa5cd', 'tarasa5cd', 'irynaa5cd']);
   });
 

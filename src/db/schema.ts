@@ -273,6 +273,7 @@ export type Group = Selectable<GroupsTable>;
 export type Notebook = Selectable<NotebooksTable>;
 export type Tag = Selectable<TagsTable>;
 export type Note = Selectable<NotesTable>;
+export type Reminder = Selectable<RemindersTable>;
 export type TodoList = Selectable<TodoListsTable>;
 export type TodoItem = Selectable<TodoItemsTable>;
 export type ShoppingList = Selectable<ShoppingListsTable>;

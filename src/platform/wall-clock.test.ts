@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatWallTime, nextOccurrence, parseWallTime, resolveWallTime, type WallTime } from './wall-clock.js';
+import { dueFrom, formatWallTime, nextOccurrence, parseWallTime, resolveWallTime, type WallTime } from './wall-clock.js';
 
 const wall = (text: string): WallTime => parseWallTime(text)!;
 const utc = (iso: string) => Date.parse(iso);
@@ -55,5 +55,15 @@ describe('wall-clock times', () => {
     const start = wall('2026-03-28T03:30');
     expect(nextOccurrence(start, 'Europe/Kyiv', 'daily', utc('2026-03-28T02:00:00Z'))).toBe(utc('2026-03-29T01:30:00Z'));
     expect(nextOccurrence(start, 'Europe/Kyiv', 'daily', utc('2026-03-29T01:30:00Z'))).toBe(utc('2026-03-30T00:30:00Z'));
+  });
+
+  it('puts an imported schedule at its start while that is to come, else at its next occurrence; a passed one-off nowhere', () => {
+    const start = wall('2026-01-06T08:00');
+    const now = utc('2026-01-20T12:00:00Z');
+    expect(dueFrom(start, 'UTC', 'none', utc('2026-01-01T00:00:00Z'))).toBe(utc('2026-01-06T08:00:00Z'));
+    expect(dueFrom(start, 'UTC', 'weekly', utc('2026-01-06T08:00:00Z'))).toBe(utc('2026-01-06T08:00:00Z'));
+    expect(dueFrom(start, 'UTC', 'weekly', now)).toBe(utc('2026-01-27T08:00:00Z'));
+    expect(dueFrom(start, 'Europe/Kyiv', 'monthly', now)).toBe(utc('2026-02-06T06:00:00Z'));
+    expect(dueFrom(start, 'UTC', 'none', now)).toBeNull();
   });
 });

@@ -120,3 +120,14 @@ export function nextOccurrence(start: WallTime, timeZone: string, repeat: Repeat
     k += 1;
   }
 }
+
+/**
+ * Where a schedule is due from `fromMs` on: its start when that has not passed, else its first
+ * occurrence after (missed ones skipped); null for a one-off whose time has passed. For
+ * reminders brought in from elsewhere (imports), which were not entered through the form.
+ */
+export function dueFrom(start: WallTime, timeZone: string, repeat: Repeat, fromMs: number): number | null {
+  const first = resolveWallTime(start, timeZone).instant;
+  if (first >= fromMs) return first;
+  return nextOccurrence(start, timeZone, repeat, fromMs - 1);
+}

@@ -71,7 +71,7 @@ beforeAll(async () => {
   const group = await createGroup(t.db, alice, [bob, carol], 'Family "Ω"');
   const notebook = await createNotebook(t.db, alice, { title: 'Recipes', color: '#aa3300' });
   const tags = [await createTag(t.db, alice, { name: 'soup' }), await createTag(t.db, alice, { name: 'winter' })];
-  await createNote(t.db, alice, { title: 'Borsch', content: 'Beets\n"quoted"\u2028line\\end 🍲', notebook_id: notebook.id, tags, group_id: group.id });
+  const borsch = await createNote(t.db, alice, { title: 'Borsch', content: 'Beets\n"quoted"\u2028line\\end 🍲', notebook_id: notebook.id, tags, group_id: group.id });
   await createNote(t.db, bob, { title: 'Private', content: '' });
   const todo = await createTodoList(t.db, alice, { title: 'Chores', sharedWith: [bob] });
   await addTodoItem(t.db, todo, { text: 'Sweep', due_date: '2026-12-01' });
@@ -80,6 +80,10 @@ beforeAll(async () => {
   const now = Date.now();
   await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: bob.id, content: 'hi all', created_at: now }).execute();
   await t.db.insertInto('notifications').values({ user_id: bob.id, kind: 'group.added', text: 'alice added you', link: `/groups/${group.id}/`, created_at: now, read_at: null }).execute();
+  await t.db
+    .insertInto('reminders')
+    .values({ note_id: borsch.id, owner_id: alice.id, local_time: '2030-01-07T09:00', time_zone: 'Europe/Kyiv', repeat: 'weekly', message: 'Buy "beets"', next_due_at: Date.UTC(2030, 0, 7, 7), created_at: now })
+    .execute();
   // A session is not data: a dump must not carry it.
   await new TestBrowser(t.app).login('alice', DEFAULT_PASSWORD);
   original = await dumpText(t.database);
@@ -96,7 +100,7 @@ describe('dumpdata and loaddata', () => {
     expect(JSON.parse(original)).toMatchObject({ format: 'groupnotes-dump', version: 1 });
     const tables = (JSON.parse(original) as { tables: { table: string; rows: unknown[][] }[] }).tables;
     const names = tables.map((table) => table.table);
-    for (const name of ['users', 'groups', 'group_members', 'notes', 'note_tags', 'notebooks', 'tags', 'todo_lists', 'todo_items', 'todo_list_shares', 'shopping_lists', 'shopping_items', 'chat_messages', 'notifications']) {
+    for (const name of ['users', 'groups', 'group_members', 'notes', 'note_tags', 'notebooks', 'tags', 'todo_lists', 'todo_items', 'todo_list_shares', 'shopping_lists', 'shopping_items', 'chat_messages', 'notifications', 'reminders']) {
       expect(names).toContain(name);
       expect(tables.find((table) => table.table === name)!.rows.length).toBeGreaterThan(0);
     }
@@ -105,6 +109,7 @@ describe('dumpdata and loaddata', () => {
     // Parents come before the rows that refer to them.
     expect(names.indexOf('users')).toBeLessThan(names.indexOf('notes'));
     expect(names.indexOf('notes')).toBeLessThan(names.indexOf('note_tags'));
+    expect(names.indexOf('notes')).toBeLessThan(names.indexOf('reminders'));
     expect(lines.some((line) => line.startsWith('[') && line.includes('Borsch'))).toBe(true);
   });
 

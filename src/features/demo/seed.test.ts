@@ -57,6 +57,30 @@ describe('seed-demo', () => {
     expect((await browsers['demo-cleo']!.get(`/shopping/${market.id}/`)).body).toContain('Apples');
   });
 
+  it('sets demo-ada two reminders to come on her notes, one weekly, shown on her note page only', async () => {
+    const ada = await t.db.selectFrom('users').select('id').where('username', '=', 'demo-ada').executeTakeFirstOrThrow();
+    const reminders = await t.db
+      .selectFrom('reminders')
+      .innerJoin('notes', 'notes.id', 'reminders.note_id')
+      .select(['notes.title', 'notes.owner_id', 'reminders.owner_id as reminder_owner', 'reminders.repeat', 'reminders.time_zone', 'reminders.local_time', 'reminders.next_due_at', 'reminders.message'])
+      .orderBy('reminders.next_due_at')
+      .execute();
+    expect(reminders.map((row) => [row.title, row.repeat])).toEqual([
+      ['Pancakes', 'weekly'],
+      ['Ideas for the garden', 'none'],
+    ]);
+    for (const row of reminders) {
+      expect(row).toMatchObject({ owner_id: ada.id, reminder_owner: ada.id, time_zone: 'UTC' });
+      expect(row.next_due_at).toBeGreaterThan(Date.now());
+      expect(new Date(row.next_due_at).toISOString().slice(0, 16)).toBe(row.local_time);
+    }
+    const pancakes = await t.db.selectFrom('notes').select('id').where('title', '=', 'Pancakes').executeTakeFirstOrThrow();
+    const page = await browsers['demo-ada']!.get(`/notes/${pancakes.id}/`);
+    expect(page.body).toContain('Every week · Pancake Saturday: check there are eggs');
+    // demo-ben reads the note in the group, not its owner's reminders.
+    expect((await browsers['demo-ben']!.get(`/notes/${pancakes.id}/`)).body).not.toContain('Pancake Saturday');
+  });
+
   it('refuses to run again, changing nothing', async () => {
     const before = await demoIds();
     await expect(seedDemo(t.db, t.database.dialect, { iterations: TEST_ITERATIONS })).rejects.toThrow(DemoRefused);

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
+import { DEFAULT_TIME_ZONE } from '../../platform/time-zones.js';
+import { formatWallTime, type Repeat, resolveWallTime, wallTimeAt } from '../../platform/wall-clock.js';
 import { hashPassword, randomString } from '../../platform/passwords/passwords.js';
 import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from '../groups/repository.js';
@@ -59,6 +61,12 @@ const NOTES: { owner: number; title: string; content: string; notebook?: boolean
   { owner: 1, title: 'Reading list', notebook: true, tags: [0], content: '* *The Hobbit*\n* *Dune*\n* ~~Moby Dick~~ (done)' },
   { owner: 2, title: 'Band rehearsal', inGroup: true, priority: 1, content: 'Thursday at **7 pm**. Bring the `setlist`.' },
   { owner: 2, title: 'Private thoughts', notebook: true, content: 'Only I can read this one.' },
+];
+
+/** Reminders on demo-ada's notes (by title), days from now at a whole hour in her zone. */
+const REMINDERS: { note: string; days: number; hour: number; repeat: Repeat; message: string }[] = [
+  { note: 'Pancakes', days: 2, hour: 9, repeat: 'weekly', message: 'Pancake Saturday: check there are eggs' },
+  { note: 'Ideas for the garden', days: 5, hour: 18, repeat: 'none', message: 'Order the tomato seeds' },
 ];
 
 const CHAT: [number, string][] = [
@@ -122,6 +130,7 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
     }
 
     const notes = new NotesRepository(trx, dialect);
+    const noteIds = new Map<string, number>();
     for (const [i, note] of NOTES.entries()) {
       const fields = {
         title: note.title,
@@ -132,7 +141,25 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
         is_pinned: note.pinned ? 1 : 0,
         is_archived: note.archived ? 1 : 0,
       };
-      await notes.insert(ids[note.owner]!, fields, (note.tags ?? []).map((tag) => tags[note.owner]![tag]!), now - (NOTES.length - i) * HOUR);
+      noteIds.set(note.title, await notes.insert(ids[note.owner]!, fields, (note.tags ?? []).map((tag) => tags[note.owner]![tag]!), now - (NOTES.length - i) * HOUR));
+    }
+
+    // Demo users have the default zone; the scheduler (started with the server) delivers these.
+    for (const reminder of REMINDERS) {
+      const wall = { ...wallTimeAt(DEFAULT_TIME_ZONE, now + reminder.days * DAY), hour: reminder.hour, minute: 0, second: 0 };
+      await trx
+        .insertInto('reminders')
+        .values({
+          note_id: noteIds.get(reminder.note)!,
+          owner_id: ids[0]!,
+          local_time: formatWallTime(wall),
+          time_zone: DEFAULT_TIME_ZONE,
+          repeat: reminder.repeat,
+          message: reminder.message,
+          next_due_at: resolveWallTime(wall, DEFAULT_TIME_ZONE).instant,
+          created_at: now,
+        })
+        .execute();
     }
 
     const todo = new TodoRepository(trx);

@@ -25,7 +25,7 @@ function dumpFile(content: unknown): string {
 const fixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as { model: string; pk: number | string; fields: Record<string, unknown> }[];
 
 async function counts(t: TestApp) {
-  const tables = ['users', 'groups', 'group_members', 'notebooks', 'tags', 'notes', 'note_tags', 'todo_lists', 'todo_items', 'todo_list_shares', 'shopping_lists', 'shopping_items', 'chat_messages'] as const;
+  const tables = ['users', 'groups', 'group_members', 'notebooks', 'tags', 'notes', 'note_tags', 'todo_lists', 'todo_items', 'todo_list_shares', 'shopping_lists', 'shopping_items', 'chat_messages', 'reminders'] as const;
   const result: Record<string, number> = {};
   for (const table of tables) {
     const row = await t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
@@ -50,7 +50,7 @@ describe('import-django of the fixture', () => {
   });
   afterAll(() => t.close());
 
-  it('keeps the Django pks and reports counts, ignored models, the group owner and reminders', async () => {
+  it('keeps the Django pks and reports counts, ignored models and the group owner', async () => {
     expect(await counts(t)).toEqual({
       users: 3,
       groups: 1,
@@ -65,6 +65,7 @@ describe('import-django of the fixture', () => {
       shopping_lists: 1,
       shopping_items: 2,
       chat_messages: 2,
+      reminders: 1,
     });
     const note = await t.db.selectFrom('notes').selectAll().where('id', '=', 516).executeTakeFirstOrThrow();
     expect(note).toMatchObject({ owner_id: 495, notebook_id: 506, group_id: 502, priority: 2, is_pinned: 1, created_at: Date.UTC(2024, 4, 2, 12), updated_at: Date.UTC(2024, 5, 2, 9) });
@@ -75,7 +76,8 @@ describe('import-django of the fixture', () => {
       { quantity_milli: 2000, estimated_price_cents: 35 },
     ]);
     expect(report).toMatch(/notes_app\.note\s+2 imported\n/);
-    expect(report).toMatch(/notes_app\.reminder\s+1 not yet supported/);
+    expect(report).toMatch(/notes_app\.reminder\s+1 imported\n/);
+    expect(report).toContain('reminders are set at remind_at in UTC');
     expect(report).toContain('other models, ignored: admin.logentry 1, sessions.session 1');
     expect(report).toContain('group "Family a5cd" (pk 502): owner olenaa5cd, its earliest member');
     expect(report).toContain('2 date(s) and time(s) had no time zone and were read as UTC');
@@ -102,6 +104,17 @@ describe('import-django of the fixture', () => {
     // Not a member of the group: neither note, nor the group's chat.
     expect((await browsers.irynaa5cd!.get('/notes/')).body).not.toContain('Borscht a5cd');
     expect((await browsers.irynaa5cd!.get('/notes/516/')).statusCode).toBe(404);
+  });
+
+  it('gives the note’s owner its reminder, at remind_at in UTC, and no one else', async () => {
+    expect(await t.db.selectFrom('reminders').select(['id', 'note_id', 'owner_id', 'local_time', 'time_zone', 'repeat', 'message', 'next_due_at']).execute()).toEqual([
+      { id: 526, note_id: 516, owner_id: 495, local_time: '2030-01-01T08:00', time_zone: 'UTC', repeat: 'weekly', message: 'Buy beets a5cd', next_due_at: Date.UTC(2030, 0, 1, 8) },
+    ]);
+    const own = await browsers.olenaa5cd!.get('/notes/516/');
+    expect(own.body).toContain('2030-01-01 08:00 (UTC)');
+    expect(own.body).toContain('Buy beets a5cd');
+    // A group member reads the note, not its owner's reminders.
+    expect((await browsers.tarasa5cd!.get('/notes/516/')).body).not.toContain('Buy beets a5cd');
   });
 
   it('shows the shared to-do list to the user it is shared with, and the group shopping list to the group', async () => {
@@ -191,6 +204,14 @@ describe('import-django of objects breaking this service’s rules', () => {
     { model: 'notes_app.chatmessage', pk: 53, fields: { group: 10, author: 2, content: 'by a left-out user', timestamp: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.chatmessage', pk: 51, fields: { group: 10, author: 3, content: 'hello', timestamp: '2024-01-01T00:00:00Z' } },
     { model: 'notes_app.note', pk: 35, fields: { user: 1, title: 'Nul\u0000byte', created_at: '2024-01-01T00:00:00Z' } },
+    { model: 'notes_app.reminder', pk: 70, fields: { note: 30, remind_at: '2024-01-01T09:00:00Z', repeat: 'none', is_sent: true } }, // sent: counted
+    { model: 'notes_app.reminder', pk: 71, fields: { note: 32, remind_at: '2030-01-01T09:00:00Z' } }, // its note is left out
+    { model: 'notes_app.reminder', pk: 72, fields: { note: 30, remind_at: '2024-01-01T09:00:00Z', repeat: 'daily', message: ' Stretch ', is_sent: true } }, // moved on
+    { model: 'notes_app.reminder', pk: 73, fields: { note: 34, remind_at: '2030-01-01T09:00:00Z', repeat: 'yearly' } },
+    { model: 'notes_app.reminder', pk: 74, fields: { note: 34, remind_at: '2024-01-01T09:00:00Z', repeat: 'none', is_sent: false } }, // passed, unsent
+    { model: 'notes_app.reminder', pk: 75, fields: { note: 30, remind_at: '2031-06-01T10:30:15.250+02:00', message: 'Call' } },
+    // One more than a note may have: the last (by pk) is left out.
+    ...Array.from({ length: 21 }, (_, i) => ({ model: 'notes_app.reminder', pk: 100 + i, fields: { note: 34, remind_at: `2030-02-${String(i + 1).padStart(2, '0')}T09:00:00Z` } })),
     { model: 'notes_app.widget', pk: 60, fields: {} },
   ];
 
@@ -217,6 +238,15 @@ describe('import-django of objects breaking this service’s rules', () => {
     expect(await t.db.selectFrom('todo_list_shares').select(['list_id', 'user_id']).execute()).toEqual([{ list_id: 40, user_id: 3 }]);
     expect(await t.db.selectFrom('todo_items').select('id').execute()).toEqual([]);
     expect((await t.db.selectFrom('chat_messages').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual([50, 51]);
+    const reminders = await t.db.selectFrom('reminders').select(['id', 'note_id', 'owner_id', 'local_time', 'repeat', 'message', 'next_due_at']).orderBy('id').execute();
+    expect(reminders.map((row) => row.id)).toEqual([72, 75, ...Array.from({ length: 20 }, (_, i) => 100 + i)]);
+    // The daily one, due since 2024, is next due at its first 09:00 UTC to come.
+    const nextNine = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 9);
+    expect(reminders[0]).toEqual({ id: 72, note_id: 30, owner_id: 1, local_time: '2024-01-01T09:00', repeat: 'daily', message: 'Stretch', next_due_at: expect.any(Number) });
+    expect([nextNine, nextNine + 86_400_000]).toContain(reminders[0]!.next_due_at);
+    expect(reminders[0]!.next_due_at).toBeGreaterThan(Date.now() - 60_000);
+    expect(reminders[1]).toEqual({ id: 75, note_id: 30, owner_id: 1, local_time: '2031-06-01T08:30:15', repeat: 'none', message: 'Call', next_due_at: Date.UTC(2031, 5, 1, 8, 30, 15) });
+    expect(reminders.slice(2).every((row) => row.owner_id === 4 && row.note_id === 34)).toBe(true);
   });
 
   it('reports each object left out, with its reason, and the links dropped', () => {
@@ -239,6 +269,13 @@ describe('import-django of objects breaking this service’s rules', () => {
       'membership of user taras in group pk 99 dropped: no such group in the file',
       'share of notes_app.todolist pk 40 with user pk 2 dropped: that user is not imported',
       'group "Family" (pk 10): owner taras, its earliest member',
+      'notes_app.reminder      22 imported, 4 left out',
+      'notes_app.reminder pk 71 on note pk 32: its note pk 32 is not imported',
+      'notes_app.reminder pk 73 on note pk 34: the repeat "yearly" is not none, daily, weekly or monthly',
+      'notes_app.reminder pk 74 on note pk 34: a one-off reminder for 2024-01-01T09:00:00.000Z, which has passed (never sent)',
+      'notes_app.reminder pk 120 on note pk 34: its note already has 20 reminders, the most a note has here',
+      '1 one-off reminder(s) already sent (is_sent) not imported',
+      '1 repeating reminder(s) whose time had passed moved to their next occurrence',
       'other models, ignored: notes_app.widget 1',
       'unknown fields, ignored: notes_app.note.mood 1',
       '2 date(s) and time(s) had no time zone and were read as UTC',
@@ -272,6 +309,7 @@ describe('import-django of a bad file', () => {
   const stringPk = fixture().map((entry) => (entry.pk === 536 ? { ...entry, pk: '536' } : entry));
   const noAuthor = fixture().map((entry) => (entry.pk === 557 ? { ...entry, fields: { ...entry.fields, author: undefined } } : entry));
   const badDate = fixture().map((entry) => (entry.pk === 516 ? { ...entry, fields: { ...entry.fields, created_at: 'yesterday' } } : entry));
+  const badReminder = fixture().map((entry) => (entry.pk === 526 ? { ...entry, fields: { ...entry.fields, remind_at: 'next Tuesday' } } : entry));
   const twice = [...fixture(), fixture()[0]];
   const whole = readFileSync(FIXTURE, 'utf8');
 
@@ -284,6 +322,7 @@ describe('import-django of a bad file', () => {
     ['a pk not a number', stringPk, /^entry 14 \(notes_app\.todolist\): "pk" must be an id from 1 to 2147483647 \(got "536"\)$/],
     ['a required field missing', noAuthor, /^entry 6 \(notes_app\.chatmessage pk 557\): field "author" is missing$/],
     ['a datetime that is none', badDate, /^entry 1 \(notes_app\.note pk 516\): field "created_at" must be an ISO 8601 date and time \(got string\)$/],
+    ['a reminder’s time that is none', badReminder, /^entry 5 \(notes_app\.reminder pk 526\): field "remind_at" must be an ISO 8601 date and time \(got string\)$/],
     ['a pk twice', twice, /^entry 19 \(notes_app\.note pk 516\): the same pk as entry 1$/],
   ])('%s: refuses with the entry, model and field, and writes nothing', async (_name, content, message) => {
     const error = await importDjango(t.db, t.database.dialect, dumpFile(content)).catch((caught: unknown) => caught);

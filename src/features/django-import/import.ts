@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { BadDump, NOT_YET_SUPPORTED, type ParsedDump, parseDump } from './parse.js';
+import { BadDump, type ParsedDump, parseDump } from './parse.js';
 import { type ImportPlan, type ImportRows, planImport } from './plan.js';
 
 // `groupnotes import-django <file>`: a dump of the original Django application into an empty
@@ -40,9 +40,10 @@ const TABLES: (keyof ImportRows)[] = [
   'shopping_list_shares',
   'shopping_items',
   'chat_messages',
+  'reminders',
 ];
-/** Tables whose inserts fire view-version triggers (migration 0007). */
-const TRIGGERED = ['notes', 'note_tags', 'group_members'];
+/** Tables whose inserts fire view-version triggers (migrations 0007, 0015). */
+const TRIGGERED = ['notes', 'note_tags', 'group_members', 'reminders'];
 const WITH_IDS = TABLES.filter((table) => !['group_members', 'note_tags', 'todo_list_shares', 'shopping_list_shares'].includes(table));
 
 export async function readDump(path: string): Promise<ParsedDump> {
@@ -102,16 +103,12 @@ export async function importDjango(db: Kysely<Database>, dialect: Dialect, path:
 /** The report printed after an import: counts per model, what was left out and why, what was decided. */
 export function formatReport(dump: ParsedDump, plan: ImportPlan, dryRun = false): string {
   const lines: string[] = [dryRun ? `dry run: nothing was written; of ${dump.total} entries, an import would bring in:` : `imported from ${dump.total} entries:`];
-  const width = Math.max(...[...plan.models.keys(), ...dump.otherModels.keys()].map((model) => model.length));
+  const width = Math.max(...[...plan.models.keys()].map((model) => model.length));
   for (const [model, report] of plan.models) {
     if (report.imported === 0 && report.leftOut.length === 0) continue;
     lines.push(`  ${model.padEnd(width)}  ${report.imported} imported${report.leftOut.length > 0 ? `, ${report.leftOut.length} left out` : ''}`);
   }
-  const others = [...dump.otherModels].sort(([a], [b]) => a.localeCompare(b));
-  for (const [model, count] of others.filter(([model]) => model in NOT_YET_SUPPORTED)) {
-    lines.push(`  ${model.padEnd(width)}  ${count} not yet supported (${NOT_YET_SUPPORTED[model]})`);
-  }
-  const unknown = others.filter(([model]) => !(model in NOT_YET_SUPPORTED));
+  const unknown = [...dump.otherModels].sort(([a], [b]) => a.localeCompare(b));
   if (unknown.length > 0) lines.push(`other models, ignored: ${unknown.map(([model, count]) => `${model} ${count}`).join(', ')}`);
   if (dump.unknownFields.size > 0) lines.push(`unknown fields, ignored: ${[...dump.unknownFields].map(([field, count]) => `${field} ${count}`).join(', ')}`);
   if (dump.zonelessDatetimes > 0) lines.push(`${dump.zonelessDatetimes} date(s) and time(s) had no time zone and were read as UTC`);

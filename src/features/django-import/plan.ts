@@ -5,9 +5,11 @@ import { username as usernameSchema } from '../accounts/forms.js';
 import { MAX_CHAT_LENGTH } from '../groups/forms.js';
 import { plainExcerpt } from '../notes/excerpt.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
+import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
 import { parseMoney, parseQuantity } from '../shopping/money.js';
 import { isValidDueDate } from '../todo/dates.js';
 import type { Entry, ModelName, ParsedDump } from './parse.js';
+import { planReminder } from './reminders.js';
 
 // What of a parsed dump this service can hold, decided before anything is written. An object
 // that would break one of its rules is left out whole, with a reason, and so is everything that
@@ -22,7 +24,10 @@ import type { Entry, ModelName, ParsedDump } from './parse.js';
 //   whose owner or author is not (or no longer) a member of its group is kept, as it is here after
 //   a member leaves a group (the report counts them);
 // - access links only (memberships, shares) naming a user or group that is not imported are
-//   dropped and reported: the object keeps less access, never more.
+//   dropped and reported: the object keeps less access, never more;
+// - reminders (reminders.ts): on an imported note, for its owner; a one-off already sent is
+//   counted, not imported; one past and unsent is left out; a repeating one in the past moves to
+//   its next occurrence; beyond the per-note cap they are left out.
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
 
@@ -41,6 +46,7 @@ export interface ImportRows {
   shopping_list_shares: Rows<'shopping_list_shares'>;
   shopping_items: Rows<'shopping_items'>;
   chat_messages: Rows<'chat_messages'>;
+  reminders: Rows<'reminders'>;
 }
 
 export interface ModelReport {
@@ -66,6 +72,7 @@ const MODEL_ORDER: ModelName[] = [
   'notes_app.shoppinglist',
   'notes_app.shopitem',
   'notes_app.chatmessage',
+  'notes_app.reminder',
 ];
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -102,17 +109,18 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
     shopping_list_shares: [],
     shopping_items: [],
     chat_messages: [],
+    reminders: [],
   };
 
-  /** Runs `decide` on each entry of a model: a string is the reason it is left out. */
-  function each(model: ModelName, describe: (entry: Entry) => string, decide: (entry: Entry) => string | null): void {
+  /** Runs `decide` on each entry of a model: a string is the reason it is left out; false, not imported and counted by the caller. */
+  function each(model: ModelName, describe: (entry: Entry) => string, decide: (entry: Entry) => string | null | false): void {
     const report = models.get(model)!;
     for (const entry of byModel.get(model)!) {
       // PostgreSQL's text cannot hold U+0000; SQLite's could, but then the two would differ.
       const nul = Object.entries(entry.fields).find(([, value]) => typeof value === 'string' && value.includes('\u0000'));
       const reason = nul ? `its ${nul[0]} holds a NUL character, which is not stored here` : decide(entry);
       if (reason === null) report.imported += 1;
-      else report.leftOut.push(`${model} pk ${entry.pk} ${describe(entry)}: ${reason}`);
+      else if (reason !== false) report.leftOut.push(`${model} pk ${entry.pk} ${describe(entry)}: ${reason}`);
     }
   }
 
@@ -248,6 +256,7 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
   };
 
   // Notes.
+  const noteOwners = new Map<number, number>();
   each(
     'notes_app.note',
     (entry) => quote(str(entry.fields.title)),
@@ -286,6 +295,7 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
         updated_at: ms(fields.updated_at, created),
       });
       for (const tag of tagPks) rows.note_tags.push({ note_id: pk, tag_id: tag });
+      noteOwners.set(pk, userPk);
       return null;
     },
   );
@@ -406,6 +416,36 @@ export function planImport(dump: ParsedDump, now = Date.now()): ImportPlan {
       return null;
     },
   );
+
+  // Reminders.
+  const remindersOnNote = new Map<number, number>();
+  let sent = 0;
+  let moved = 0;
+  each(
+    'notes_app.reminder',
+    (entry) => `on note pk ${String(entry.fields.note)}`,
+    ({ pk, fields }) => {
+      const notePk = fields.note as number;
+      const ownerPk = noteOwners.get(notePk);
+      if (ownerPk === undefined) return `its note pk ${notePk} is not imported`;
+      const planned = planReminder(fields, now);
+      if (planned === 'sent') {
+        sent += 1;
+        return false;
+      }
+      if (typeof planned === 'string') return planned;
+      const count = remindersOnNote.get(notePk) ?? 0;
+      if (count >= REMINDERS_PER_NOTE) return `its note already has ${REMINDERS_PER_NOTE} reminders, the most a note has here`;
+      remindersOnNote.set(notePk, count + 1);
+      if (planned.moved) moved += 1;
+      const { local_time, time_zone, repeat, message, next_due_at } = planned;
+      rows.reminders.push({ id: pk, note_id: notePk, owner_id: ownerPk, local_time, time_zone, repeat, message, next_due_at, created_at: now });
+      return null;
+    },
+  );
+  if (sent > 0) notices.push(`${sent} one-off reminder(s) already sent (is_sent) not imported: nothing is left to remind of`);
+  if (moved > 0) notices.push(`${moved} repeating reminder(s) whose time had passed moved to their next occurrence`);
+  if (rows.reminders.length > 0) notices.push('reminders are set at remind_at in UTC, the time zone imported users start with (Django users have none)');
 
   if (outsiders > 0) notices.push(`${outsiders} note(s), shopping list(s) or chat message(s) kept in a group their owner or author is not a member of (as after leaving a group here)`);
   return { rows, models, notices };

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { Notebook, Tag } from '../../db/schema.js';
+import { isTimeZone } from '../../platform/time-zones.js';
+import { parseWallTime } from '../../platform/wall-clock.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
+import { MESSAGE_MAX } from '../notes/reminders-forms.js';
 import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../shopping/money.js';
 import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../shopping/forms.js';
 import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../todo/forms.js';
@@ -55,6 +58,15 @@ const title = z.string().trim().min(1).max(TITLE_MAX);
 const flag = z.union([z.literal(0), z.literal(1)]);
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 
+/** A note's reminder as it was set: the wall time in its zone, from which the next one is worked out on import. */
+const reminder = z.object({
+  local_time: z.string().refine((value) => parseWallTime(value) !== null, 'not a date and time as YYYY-MM-DDTHH:MM'),
+  time_zone: z.string().refine(isTimeZone, 'not a time zone this server knows'),
+  repeat: z.enum(['none', 'daily', 'weekly', 'monthly']),
+  message: z.string().trim().max(MESSAGE_MAX),
+  next_due_at: time,
+});
+
 export const exportDocumentSchema = z.object({
   format: z.literal(DOCUMENT_FORMAT),
   version: z.literal(DOCUMENT_VERSION),
@@ -74,6 +86,8 @@ export const exportDocumentSchema = z.object({
       is_archived: flag,
       created_at: time,
       updated_at: time,
+      // Absent from exports made before reminders.
+      reminders: z.array(reminder).default([]),
     }),
   ),
   todo_lists: z.array(

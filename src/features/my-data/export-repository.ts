@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { isOneOf } from '../../db/id-lists.js';
-import type { Database, Notebook, Note, ShoppingItem, ShoppingList, Tag, TodoItem, TodoList } from '../../db/schema.js';
+import type { Database, Notebook, Note, Reminder, ShoppingItem, ShoppingList, Tag, TodoItem, TodoList } from '../../db/schema.js';
 
 /** Rows read per query: a page of notes is at most a few megabytes however long they are. */
 export const EXPORT_PAGE_SIZE = 200;
 
-export type ExportNote = Omit<Note, 'excerpt' | 'view_version' | 'owner_id'> & { tag_ids: number[] };
+export type ExportReminder = Pick<Reminder, 'local_time' | 'time_zone' | 'repeat' | 'message' | 'next_due_at'>;
+export type ExportNote = Omit<Note, 'excerpt' | 'view_version' | 'owner_id'> & { tag_ids: number[]; reminders: ExportReminder[] };
 export type ExportTodoList = TodoList & { items: TodoItem[] };
 export type ExportShoppingList = ShoppingList & { items: ShoppingItem[] };
 
@@ -56,7 +57,17 @@ export class ExportRepository {
         .execute();
       const tagIds = new Map<number, number[]>();
       for (const link of links) tagIds.set(link.note_id, [...(tagIds.get(link.note_id) ?? []), link.tag_id]);
-      yield notes.map((note) => ({ ...note, tag_ids: tagIds.get(note.id) ?? [] }));
+      const reminders = await this.db
+        .selectFrom('reminders')
+        .select(['note_id', 'local_time', 'time_zone', 'repeat', 'message', 'next_due_at'])
+        .where('owner_id', '=', ownerId)
+        .where((eb) => isOneOf(this.db, eb.ref('note_id'), notes.map((note) => note.id)))
+        .orderBy('next_due_at')
+        .orderBy('id')
+        .execute();
+      const remindersOf = new Map<number, ExportReminder[]>();
+      for (const { note_id, ...reminder } of reminders) remindersOf.set(note_id, [...(remindersOf.get(note_id) ?? []), reminder]);
+      yield notes.map((note) => ({ ...note, tag_ids: tagIds.get(note.id) ?? [], reminders: remindersOf.get(note.id) ?? [] }));
       after = notes.at(-1)!.id;
     }
   }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
+import { createNote, createNotebook, createReminder, createTag } from '../../../test/notes-factories.js';
 import { listen } from '../../../test/ws.js';
 import { unzip } from '../../../test/zips.js';
 import { exportDocumentSchema } from './export-document.js';
@@ -36,12 +36,15 @@ describe('export of my data', () => {
     const work = await createNotebook(t.db, user, { title: 'Work / Projects', color: '#123456' });
     const urgent = await createTag(t.db, user, { name: 'urgent', color: '#ff0000' });
     const created = Date.UTC(2024, 0, 2, 3, 4, 5);
-    await createNote(t.db, user, { title: 'Plan', content: '# Plan\n\nShip it.', notebook_id: work.id, tags: [urgent], priority: 2, is_pinned: 1, created_at: created, updated_at: created + 1000 });
+    const planNote = await createNote(t.db, user, { title: 'Plan', content: '# Plan\n\nShip it.', notebook_id: work.id, tags: [urgent], priority: 2, is_pinned: 1, created_at: created, updated_at: created + 1000 });
+    await createReminder(t.db, planNote, { local_time: '2030-03-02T09:30', time_zone: 'Europe/Kyiv', repeat: 'weekly', message: 'Review the plan', next_due_at: Date.UTC(2030, 2, 2, 7, 30) });
+    await createReminder(t.db, planNote, { local_time: '2031-01-01T10:00', next_due_at: Date.UTC(2031, 0, 1, 10) });
     await createNote(t.db, user, { title: 'Shared plan', content: 'For the house', group_id: group.id });
     await createNote(t.db, user, { title: '../../etc/passwd', content: 'not a path' });
     await createNote(t.db, user, { title: 'Same', content: 'one' });
     await createNote(t.db, user, { title: 'same', content: 'two' });
-    await createNote(t.db, member, { title: 'Member secret', content: 'in the same group', group_id: group.id });
+    const memberNote = await createNote(t.db, member, { title: 'Member secret', content: 'in the same group', group_id: group.id });
+    await createReminder(t.db, memberNote, { message: 'Member reminder' });
     await createNote(t.db, stranger, { title: 'Stranger secret', content: 'elsewhere' });
     const chores = await createTodoList(t.db, user, { title: 'Chores' });
     await addTodoItem(t.db, chores, { text: 'Water the plants', is_done: 1, due_date: '2024-05-01' });
@@ -64,12 +67,15 @@ describe('export of my data', () => {
     expect(everything).not.toContain('Member secret');
     expect(everything).not.toContain('Stranger secret');
     expect(everything).not.toContain('Member chores');
+    expect(everything).not.toContain('Member reminder');
 
     const plan = files.get('Work - Projects/Plan.md')!;
     expect(frontMatter(plan)).toEqual({
       title: 'Plan', tags: ['urgent'], notebook: 'Work / Projects', created: '2024-01-02T03:04:05.000Z', updated: '2024-01-02T03:04:06.000Z',
       pinned: true, priority: 'high', archived: false,
+      reminders: [{ at: '2030-03-02T09:30', time_zone: 'Europe/Kyiv', repeat: 'weekly', message: 'Review the plan' }, { at: '2031-01-01T10:00', time_zone: 'UTC', repeat: 'none' }],
     });
+    expect(frontMatter(files.get('Same.md')!)).not.toHaveProperty('reminders');
     expect(plan.endsWith('\n\n# Plan\n\nShip it.')).toBe(true);
     expect(frontMatter(files.get('Shared plan.md')!).group).toBe('Household');
     expect(files.get('To-do lists/Chores.md')).toContain('- [x] Water the plants (due 2024-05-01)\n- [ ] Fix the door');
@@ -80,6 +86,11 @@ describe('export of my data', () => {
     expect(document.notebooks).toEqual([expect.objectContaining({ id: work.id, title: 'Work / Projects', color: '#123456' })]);
     expect(document.tags).toEqual([expect.objectContaining({ id: urgent.id, name: 'urgent', color: '#ff0000' })]);
     expect(document.notes.find((note) => note.title === 'Plan')).toMatchObject({ notebook_id: work.id, tag_ids: [urgent.id], priority: 2, is_pinned: 1, created_at: created });
+    expect(document.notes.find((note) => note.title === 'Plan')!.reminders).toEqual([
+      { local_time: '2030-03-02T09:30', time_zone: 'Europe/Kyiv', repeat: 'weekly', message: 'Review the plan', next_due_at: Date.UTC(2030, 2, 2, 7, 30) },
+      { local_time: '2031-01-01T10:00', time_zone: 'UTC', repeat: 'none', message: '', next_due_at: Date.UTC(2031, 0, 1, 10) },
+    ]);
+    expect(document.notes.find((note) => note.title === 'Same')!.reminders).toEqual([]);
     expect(document.groups).toEqual([{ id: group.id, name: 'Household' }]);
     expect(document.todo_lists).toEqual([expect.objectContaining({ title: 'Chores', items: [expect.objectContaining({ text: 'Water the plants', is_done: 1 }), expect.objectContaining({ text: 'Fix the door' })] })]);
     expect(document.shopping_lists).toEqual([expect.objectContaining({ title: 'Groceries', items: [expect.objectContaining({ name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 }), expect.objectContaining({ name: 'Bread' })] })]);

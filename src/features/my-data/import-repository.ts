@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isOneOf } from '../../db/id-lists.js';
 import type { Database } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
+import type { Repeat } from '../../platform/wall-clock.js';
 import { plainExcerpt } from '../notes/excerpt.js';
 import { TagsRepository } from '../tags/repository.js';
 
@@ -15,6 +16,14 @@ export interface ImportedNote {
   is_archived: number;
   created_at: number;
   updated_at: number;
+}
+
+export interface ImportedReminder {
+  local_time: string;
+  time_zone: string;
+  repeat: Repeat;
+  message: string;
+  next_due_at: number;
 }
 
 /**
@@ -72,7 +81,8 @@ export class ImportRepository {
     return new Set(rows.map((row) => noteKey(row.title, row.content)));
   }
 
-  async insertNote(note: ImportedNote, tagIds: number[]): Promise<void> {
+  /** The new note's id. */
+  async insertNote(note: ImportedNote, tagIds: number[]): Promise<number> {
     const { id } = await this.db
       .insertInto('notes')
       .values({ ...note, excerpt: plainExcerpt(note.content), owner_id: this.ownerId })
@@ -80,6 +90,13 @@ export class ImportRepository {
       .executeTakeFirstOrThrow();
     const unique = [...new Set(tagIds)];
     if (unique.length > 0) await this.db.insertInto('note_tags').values(unique.map((tagId) => ({ note_id: id, tag_id: tagId }))).execute();
+    return id;
+  }
+
+  /** Reminders on a note this import has just created (so the user owns it, and it has no others). */
+  async insertReminders(noteId: number, reminders: ImportedReminder[], createdAt: number): Promise<void> {
+    if (reminders.length === 0) return;
+    await this.db.insertInto('reminders').values(reminders.map((reminder) => ({ ...reminder, note_id: noteId, owner_id: this.ownerId, created_at: createdAt }))).execute();
   }
 
   /** Whether the user has a list of this kind with this title made at this time: the same list, imported before. */

@@ -1,16 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
+import { dueFrom, parseWallTime } from '../../platform/wall-clock.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
+import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
 import { DEFAULT_NOTEBOOK_COLOR } from '../notebooks/forms.js';
 import { DEFAULT_TAG_COLOR, tagForm } from '../tags/forms.js';
 import { type ExportDocument, exportDocumentSchema } from './export-document.js';
-import { type ImportedNote, ImportRepository, noteKey } from './import-repository.js';
+import { type ImportedNote, type ImportedReminder, ImportRepository, noteKey } from './import-repository.js';
 import { parseMarkdownNote } from './markdown-files.js';
 import { BadZip, type ZipContents } from './zip-reader.js';
 
 export interface ImportSummary {
   notes: number;
+  reminders: number;
+  /** Reminders of created notes left out: one-off ones whose time had passed, or over the per-note cap. */
+  skippedReminders: number;
   /** Notes left out because the user has one with the same title and content. */
   skippedNotes: number;
   notebooks: number;
@@ -30,7 +35,7 @@ const DUPLICATE_CHECK_BATCH = 200;
  */
 export async function importIntoAccount(db: Kysely<Database>, ownerId: number, contents: ZipContents, now = Date.now()): Promise<ImportSummary> {
   const plan = contents.document === null ? markdownPlan(contents.markdown, now) : documentPlan(contents.document);
-  return db.transaction().execute((trx) => write(new ImportRepository(trx, ownerId), plan));
+  return db.transaction().execute((trx) => write(new ImportRepository(trx, ownerId), plan, now));
 }
 
 function documentPlan(text: string): ExportDocument {
@@ -94,13 +99,14 @@ function markdownPlan(files: { path: string; text: string }[], now: number): Exp
       is_archived: note.archived ? 1 : 0,
       created_at: created,
       updated_at: note.updated ?? created,
+      reminders: [],
     });
   }
   return plan;
 }
 
-async function write(repository: ImportRepository, plan: ExportDocument): Promise<ImportSummary> {
-  const summary: ImportSummary = { notes: 0, skippedNotes: 0, notebooks: 0, tags: 0, todoLists: 0, shoppingLists: 0 };
+async function write(repository: ImportRepository, plan: ExportDocument, now: number): Promise<ImportSummary> {
+  const summary: ImportSummary = { notes: 0, reminders: 0, skippedReminders: 0, skippedNotes: 0, notebooks: 0, tags: 0, todoLists: 0, shoppingLists: 0 };
   const notebookKeys = await repository.notebooksByKey();
   const notebookIds = new Map<number, number>();
   for (const notebook of plan.notebooks) {
@@ -151,8 +157,12 @@ async function write(repository: ImportRepository, plan: ExportDocument): Promis
         created_at: note.created_at,
         updated_at: note.updated_at,
       };
-      await repository.insertNote(fields, note.tag_ids.flatMap((id) => tagIds.get(id) ?? []));
+      const noteId = await repository.insertNote(fields, note.tag_ids.flatMap((id) => tagIds.get(id) ?? []));
       summary.notes += 1;
+      const reminders = remindersToRestore(note.reminders, now);
+      await repository.insertReminders(noteId, reminders, now);
+      summary.reminders += reminders.length;
+      summary.skippedReminders += note.reminders.length - reminders.length;
     }
   }
   for (const list of plan.todo_lists) {
@@ -169,15 +179,31 @@ async function write(repository: ImportRepository, plan: ExportDocument): Promis
   return summary;
 }
 
+/**
+ * A created note's reminders, each due at its schedule's next time from now (the exported
+ * next_due_at may have passed since): one-off ones whose time has passed are left out, and so
+ * are those beyond the cap the reminders feature keeps per note.
+ */
+function remindersToRestore(reminders: ExportDocument['notes'][number]['reminders'], now: number): ImportedReminder[] {
+  const restored: ImportedReminder[] = [];
+  for (const { local_time, time_zone, repeat, message } of reminders) {
+    const due = dueFrom(parseWallTime(local_time)!, time_zone, repeat, now);
+    if (due !== null) restored.push({ local_time, time_zone, repeat, message, next_due_at: due });
+  }
+  return restored.sort((a, b) => a.next_due_at - b.next_due_at).slice(0, REMINDERS_PER_NOTE);
+}
+
 export function describeSummary(summary: ImportSummary): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const parts = [
     count(summary.notes, 'note', 'notes'),
+    count(summary.reminders, 'reminder', 'reminders'),
     count(summary.notebooks, 'notebook', 'notebooks'),
     count(summary.tags, 'tag', 'tags'),
     count(summary.todoLists, 'to-do list', 'to-do lists'),
     count(summary.shoppingLists, 'shopping list', 'shopping lists'),
   ];
   const skipped = summary.skippedNotes > 0 ? ` ${count(summary.skippedNotes, 'note was', 'notes were')} already there and left out.` : '';
-  return `Import done: created ${parts.join(', ')}.${skipped}`;
+  const passed = summary.skippedReminders > 0 ? ` ${count(summary.skippedReminders, 'reminder', 'reminders')} left out (a one-off time passed, or over ${REMINDERS_PER_NOTE} on a note).` : '';
+  return `Import done: created ${parts.join(', ')}.${skipped}${passed}`;
 }

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
+import { createNote, createNotebook, createReminder, createTag } from '../../../test/notes-factories.js';
 import { makeZip, upload } from '../../../test/zips.js';
 import type { User } from '../../db/schema.js';
+import { dueFrom, parseWallTime } from '../../platform/wall-clock.js';
+import { importIntoAccount } from './import-service.js';
+import { BadZip } from './zip-reader.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,6 +37,27 @@ async function snapshot(user: User) {
   return { notes: notes.map((note) => ({ ...note, tag_count: Number(note.tag_count) })), notebooks, tags, todo, shopping };
 }
 
+/** The user's reminders with their note's title, soonest first. */
+async function reminders(user: User) {
+  return t.db
+    .selectFrom('reminders')
+    .innerJoin('notes', 'notes.id', 'reminders.note_id')
+    .select(['notes.title', 'reminders.local_time', 'reminders.time_zone', 'reminders.repeat', 'reminders.message', 'reminders.next_due_at'])
+    .where('reminders.owner_id', '=', user.id)
+    .orderBy('reminders.next_due_at')
+    .orderBy('notes.title')
+    .execute();
+}
+
+/** A groupnotes.json of one note with these reminders (fields of the export's shape). */
+function documentWith(noteReminders: unknown[] | undefined): string {
+  const note = { id: 1, title: 'Hand-made', content: 'x', notebook_id: null, group_id: null, tag_ids: [], priority: 0, is_pinned: 0, is_archived: 0, created_at: 1, updated_at: 1 };
+  return JSON.stringify({
+    format: 'groupnotes-user-export', version: 1, groups: [], notebooks: [], tags: [], todo_lists: [], shopping_lists: [],
+    notes: [noteReminders === undefined ? note : { ...note, reminders: noteReminders }],
+  });
+}
+
 async function noteCount() {
   return Number((await t.db.selectFrom('notes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 }
@@ -47,6 +71,11 @@ describe('import into my account', () => {
     const tag = await createTag(t.db, user, { name: 'outside', color: '#00aa00' });
     const kept = await createNote(t.db, user, { title: 'Kept', content: 'stays' });
     const lost = await createNote(t.db, user, { title: 'Roses', content: 'Prune in March', notebook_id: notebook.id, tags: [tag], group_id: group.id, priority: 3, is_archived: 1, created_at: 1000, updated_at: 2000 });
+    // Weekly since 2024: next due at its next Monday 09:00 in Kyiv; and a one-off to come.
+    await createReminder(t.db, lost, { local_time: '2024-01-01T09:00', time_zone: 'Europe/Kyiv', repeat: 'weekly', message: 'Feed the roses', next_due_at: dueFrom(parseWallTime('2024-01-01T09:00')!, 'Europe/Kyiv', 'weekly', Date.now())! });
+    await createReminder(t.db, lost, { local_time: '2030-03-01T08:00', next_due_at: Date.UTC(2030, 2, 1, 8) });
+    await createReminder(t.db, kept, { message: 'On the kept note' });
+    const lostReminders = await reminders(user);
     const chores = await createTodoList(t.db, user, { title: 'Chores' });
     await addTodoItem(t.db, chores, { text: 'Rake', is_done: 1 });
     const groceries = await createShoppingList(t.db, user, { title: 'Groceries', group });
@@ -62,9 +91,39 @@ describe('import into my account', () => {
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe('/accounts/import/');
     const page = await browser.get('/accounts/import/');
-    expect(page.body).toContain('Import done: created 1 note, 0 notebooks, 0 tags, 1 to-do list, 1 shopping list. 1 note was already there and left out.');
+    expect(page.body).toContain('Import done: created 1 note, 2 reminders, 0 notebooks, 0 tags, 1 to-do list, 1 shopping list. 1 note was already there and left out.');
     expect(await snapshot(user)).toEqual(before);
+    // The note's reminders are back, on the new note; the kept note's one is not doubled.
+    expect(await reminders(user)).toEqual(lostReminders);
+    const roses = await t.db.selectFrom('notes').select('id').where('owner_id', '=', user.id).where('title', '=', 'Roses').executeTakeFirstOrThrow();
+    const notePage = await browser.get(`/notes/${roses.id}/`);
+    expect(notePage.body).toContain('Every week · Feed the roses');
     expect(kept.id).toBeGreaterThan(0);
+  });
+
+  it('restores reminders to come, leaves out one-off ones past and those over the 20 a note may have', async () => {
+    const { user } = await loggedIn(t);
+    const at = (day: number) => `2030-01-${String(day).padStart(2, '0')}T09:00`;
+    const document = documentWith([
+      { local_time: '2020-01-01T09:00', time_zone: 'UTC', repeat: 'none', message: 'long gone', next_due_at: Date.UTC(2020, 0, 1, 9) },
+      ...Array.from({ length: 21 }, (_, i) => ({ local_time: at(i + 1), time_zone: 'UTC', repeat: 'none', message: `day ${i + 1}`, next_due_at: 0 })),
+    ]);
+    const summary = await importIntoAccount(t.db, user.id, { document, markdown: [] });
+    expect(summary).toMatchObject({ notes: 1, reminders: 20, skippedReminders: 2 });
+    const restored = await reminders(user);
+    expect(restored.map((row) => row.message)).toEqual(Array.from({ length: 20 }, (_, i) => `day ${i + 1}`));
+    // Due from the schedule, not the exported next_due_at.
+    expect(restored[0]!.next_due_at).toBe(Date.UTC(2030, 0, 1, 9));
+  });
+
+  it('imports an export made before reminders (no reminders key), and refuses an unknown time zone, storing nothing', async () => {
+    const { user } = await loggedIn(t);
+    expect(await importIntoAccount(t.db, user.id, { document: documentWith(undefined), markdown: [] })).toMatchObject({ notes: 1, reminders: 0 });
+    const count = await noteCount();
+    const bad = documentWith([{ local_time: '2030-01-01T09:00', time_zone: 'Mars/Olympus', repeat: 'none', message: '', next_due_at: 0 }]).replace('Hand-made', 'Other');
+    await expect(importIntoAccount(t.db, user.id, { document: bad, markdown: [] })).rejects.toThrow(BadZip);
+    await expect(importIntoAccount(t.db, user.id, { document: bad, markdown: [] })).rejects.toThrow('notes.0.reminders.0.time_zone: not a time zone this server knows');
+    expect(await noteCount()).toBe(count);
   });
 
   it('into another account, recreates notebooks and tags by name and leaves the group out when not a member', async () => {

@@ -25,6 +25,10 @@ export function noteMarkdown(note: ExportNote, notebooks: Map<number, Notebook>,
     archived: note.is_archived === 1,
   };
   if (note.group_id !== null && groups.has(note.group_id)) fields.group = groups.get(note.group_id);
+  // For the reader: an import restores reminders from groupnotes.json.
+  if (note.reminders.length > 0) {
+    fields.reminders = note.reminders.map(({ local_time, time_zone, repeat, message }) => ({ at: local_time, time_zone, repeat, ...(message ? { message } : {}) }));
+  }
   return withFrontMatter(fields, note.content);
 }
 
