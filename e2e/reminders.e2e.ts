@@ -86,9 +86,9 @@ describe('reminders in the browser', () => {
     await rita.audit();
     const listed = rita.page.locator('.reminder-list li');
     expect(await listed.count()).toBe(2);
-    // The page's script shows each time in the reader's words ("26 Nov 2026, 09:00").
-    expect(await listed.nth(0).textContent()).toContain('09:00 · Every week · Leave at 8:30');
-    expect(await listed.nth(1).textContent()).toContain('18:30 · Once');
+    // In the zone the reminder fires in, as the server wrote it: the page's script leaves it be.
+    expect(await listed.nth(0).textContent()).toContain(`${tomorrow} 09:00 (${timeZone}) · Every week · Leave at 8:30`);
+    expect(await listed.nth(1).textContent()).toContain(`${tomorrow} 18:30 (${timeZone}) · Once`);
     await rita.screenshot('note-reminders');
 
     const yesterday = wallTime(Date.now() - 86_400_000, timeZone).slice(0, 10);
