@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub/hub.js';
 import { TokenBucket } from './rate-limit.js';
 
@@ -68,7 +69,7 @@ export class ChatConnections {
   ) {
     this.unsubscribe = hub.subscribe((event) => this.onEvent(event));
     this.pinger = setInterval(() => {
-      this.pingAll();
+      pingOrDrop(this.byGroup.values());
       void this.closeLostAccess();
     }, options.pingIntervalMs);
     this.pinger.unref();
@@ -169,20 +170,6 @@ export class ChatConnections {
       this.options.onError?.(error);
     } finally {
       this.checking = false;
-    }
-  }
-
-  /** Every interval: a socket that did not answer the previous ping is dead and dropped. */
-  private pingAll(): void {
-    for (const sockets of this.byGroup.values()) {
-      for (const connection of sockets) {
-        if (!connection.alive) {
-          connection.socket.terminate();
-          continue;
-        }
-        connection.alive = false;
-        connection.socket.ping();
-      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { Hub, HubEvent } from '../../platform/hub/hub.js';
 
 /** Closed because the session ended (logout, password change, deactivation): as chat does. */
@@ -71,7 +72,7 @@ export class BellSockets {
   ) {
     this.unsubscribe = hub.subscribe((event) => this.onEvent(event));
     this.pinger = setInterval(() => {
-      this.pingAll();
+      pingOrDrop(this.byUser.values());
       void this.closeEndedSessions();
     }, options.pingIntervalMs);
     this.pinger.unref();
@@ -186,20 +187,6 @@ export class BellSockets {
       this.options.onError(error);
     } finally {
       this.checking = false;
-    }
-  }
-
-  /** A socket that did not answer the previous ping is dead and dropped. */
-  private pingAll(): void {
-    for (const bells of this.byUser.values()) {
-      for (const bell of bells) {
-        if (!bell.alive) {
-          bell.socket.terminate();
-          continue;
-        }
-        bell.alive = false;
-        bell.socket.ping();
-      }
     }
   }
 }

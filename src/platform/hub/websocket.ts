@@ -1,6 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { WebSocket } from 'ws';
 import { guardUpgrades } from './upgrade-guard.js';
 
 /** Larger frames are refused by ws itself (close 1009); chat content is 2000 characters at most. */
@@ -37,3 +38,23 @@ export const websocketSupport = fp(async (app: FastifyInstance) => {
   // Refused or unanswered upgrades are closed too, not only accepted ones.
   guardUpgrades(app);
 }, { name: 'websocket-support' });
+
+/** A socket kept by pings: `alive` is set again by its pong (or any frame it sends). */
+export interface PingedSocket {
+  readonly socket: WebSocket;
+  alive: boolean;
+}
+
+/** At each ping interval: a socket that did not answer the previous ping is dead and dropped; the others are pinged. */
+export function pingOrDrop(sets: Iterable<Iterable<PingedSocket>>): void {
+  for (const sockets of sets) {
+    for (const entry of sockets) {
+      if (!entry.alive) {
+        entry.socket.terminate();
+        continue;
+      }
+      entry.alive = false;
+      entry.socket.ping();
+    }
+  }
+}
