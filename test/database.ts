@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely, Migration } from 'kysely';
 import pg from 'pg';
+import { afterEach, beforeEach } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/schema.js';
 
 export interface TestDatabase {
   url: string;
@@ -54,4 +59,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/**
+ * A migrated database of its own for each test of the file (all migrations, or those given):
+ * registers the beforeEach that makes it and hands it to `use`, and the afterEach that drops it.
+ */
+export function freshDatabaseForEachTest(use: (db: Kysely<Database>) => void, migrationSet?: Record<string, Migration>): void {
+  let scratch: TestDatabase;
+  let database: DatabaseHandle;
+  beforeEach(async () => {
+    scratch = await createTestDatabase();
+    database = openDatabase(scratch.url, { poolSize: 1 });
+    await migrateToLatest(database.db, migrationSet);
+    use(database.db);
+  });
+  afterEach(async () => {
+    await database.close();
+    await scratch.drop();
+  });
 }

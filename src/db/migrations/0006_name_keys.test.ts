@@ -1,7 +1,6 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../../test/database.js';
-import { type DatabaseHandle, openDatabase } from '../database.js';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseForEachTest } from '../../../test/database.js';
 import { isUniqueViolation } from '../errors.js';
 import { migrateToLatest } from '../migrate.js';
 import type { Database } from '../schema.js';
@@ -10,19 +9,10 @@ import { migrations } from './index.js';
 // An install that ran 0001-0005 and holds rows, then upgrades.
 const upTo0005 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0006'));
 
-let scratch: TestDatabase;
-let database: DatabaseHandle;
 let db: Kysely<Database>;
-beforeEach(async () => {
-  scratch = await createTestDatabase();
-  database = openDatabase(scratch.url, { poolSize: 1 });
-  db = database.db;
-  await migrateToLatest(db, upTo0005);
-});
-afterEach(async () => {
-  await database.close();
-  await scratch.drop();
-});
+freshDatabaseForEachTest((fresh) => {
+  db = fresh;
+}, upTo0005);
 
 /** Rows written as the 0005 schema was: no key columns yet. */
 async function oldUser(username: string): Promise<number> {

@@ -1,7 +1,6 @@
 import { type Kysely, Migrator } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../../test/database.js';
-import { type DatabaseHandle, openDatabase } from '../database.js';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseForEachTest } from '../../../test/database.js';
 import { migrateToLatest } from '../migrate.js';
 import type { Database } from '../schema.js';
 import { identityKey } from '../../platform/identity-key.js';
@@ -11,18 +10,9 @@ import { migrations } from './index.js';
 // migration). Each test makes one change by plain SQL, as another process would, and checks
 // whose numbers moved: the right ones, and not everybody's.
 
-let scratch: TestDatabase;
-let database: DatabaseHandle;
 let db: Kysely<Database>;
-beforeEach(async () => {
-  scratch = await createTestDatabase();
-  database = openDatabase(scratch.url, { poolSize: 1 });
-  db = database.db;
-  await migrateToLatest(db);
-});
-afterEach(async () => {
-  await database.close();
-  await scratch.drop();
+freshDatabaseForEachTest((fresh) => {
+  db = fresh;
 });
 
 async function addUser(username: string): Promise<number> {

@@ -1,23 +1,13 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../../test/database.js';
-import { type DatabaseHandle, openDatabase } from '../database.js';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseForEachTest } from '../../../test/database.js';
 import { migrateToLatest } from '../migrate.js';
 import type { Database } from '../schema.js';
 import { migrations } from './index.js';
 
-let scratch: TestDatabase;
-let database: DatabaseHandle;
 let db: Kysely<Database>;
-beforeEach(async () => {
-  scratch = await createTestDatabase();
-  database = openDatabase(scratch.url, { poolSize: 1 });
-  db = database.db;
-  await migrateToLatest(db);
-});
-afterEach(async () => {
-  await database.close();
-  await scratch.drop();
+freshDatabaseForEachTest((fresh) => {
+  db = fresh;
 });
 
 async function addNote(): Promise<{ userId: number; noteId: number }> {
