@@ -97,7 +97,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   app.addHook('onClose', () => hub.close());
   // Ended sessions (logout, password change) close their chat sockets on every instance.
   const sessions = new SessionStore(database.db, config.sessionCookieAge, (sessionKeys) => hub.publish({ type: 'sessions.ended', sessionKeys }));
-  // Pages queue mail; the sender loop (started by server.ts) sends it, from any instance.
+  // Pages queue mail; the sender loop (started by server.ts) sends it, from whichever instance.
   const outbox = new Outbox(database.db, database.dialect, () => mailSender.wake());
   const mailSender = new MailSender(outbox, createMailer(config.smtpUrl, config.mailFrom, app.log), app.log);
   app.decorate('mailSender', mailSender);

@@ -36,8 +36,8 @@ function typeName(value: unknown): string {
 }
 
 /**
- * Reads a dump (dump.ts's layout, a line at a time) into the database in one transaction: any
- * error, in any line, leaves the database as it was. Rows keep their ids; every reference is
+ * Reads a dump (dump.ts's layout, a line at a time) into the database in one transaction: an
+ * error, on whatever line, leaves the database as it was. Rows keep their ids; every reference is
  * checked against the rows loaded before it, so a dangling one is named by line and field rather
  * than by the database's constraint message.
  */
@@ -208,7 +208,7 @@ async function emptyOrRefuse(trx: Transaction<AnyTables>, tables: DumpTable[], r
 }
 
 /**
- * Every loaded row gets one new view version, unlike any it may have had in this database
+ * Every loaded row gets one new view version, unlike each it may have had in this database
  * before: a running instance's kept pages (platform/views/page-cache.ts) cannot be taken for
  * pages of the loaded data.
  */

@@ -33,7 +33,7 @@ export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sess
     return reply.render(AuditLogPage({ ctx: viewContext(request), entries: await service.admin.auditLog() }));
   });
 
-  // A GET of an action is a 405 for an administrator only: to anyone else the same 404 as any
+  // A GET of an action is a 405 for an administrator only: to everyone else the same 404 as a
   // page that does not exist (the common layer's 405 would tell them that the path exists).
   for (const action of ACTIONS) {
     app.get<PkParams>(`/admin/users/:pk/${action}/`, async (request) => {

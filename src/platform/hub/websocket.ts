@@ -39,7 +39,7 @@ export const websocketSupport = fp(async (app: FastifyInstance) => {
   guardUpgrades(app);
 }, { name: 'websocket-support' });
 
-/** A socket kept by pings: `alive` is set again by its pong (or any frame it sends). */
+/** A socket kept by pings: `alive` is set again by its pong (or a frame it sends). */
 export interface PingedSocket {
   readonly socket: WebSocket;
   alive: boolean;
