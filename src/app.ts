@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { apiDocsFeature } from './features/api-docs/routes.js';
 import { passwordResetFeature } from './features/accounts/reset-routes.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { adminFeature } from './features/admin/routes.js';
@@ -19,6 +20,8 @@ import { tagsFeature } from './features/tags/routes.js';
 import { shoppingFeature } from './features/shopping/routes.js';
 import { todoFeature } from './features/todo/routes.js';
 import { BackgroundJobs } from './platform/background.js';
+import { apiTokenLayer } from './platform/api/layer.js';
+import { TokenStore } from './platform/api/tokens.js';
 import { authenticationLayer } from './platform/chain/authentication.js';
 import { commonLayer } from './platform/chain/common.js';
 import { csrfLayer } from './platform/chain/csrf.js';
@@ -67,6 +70,7 @@ const features: FastifyPluginAsync<Services>[] = [
   adminFeature,
   notificationsFeature,
   chatFeature,
+  apiDocsFeature,
 ];
 
 export interface AppDeps {
@@ -119,6 +123,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   // The request chain, in SPEC.md section 5.9's order.
   await app.register(securityLayer, { config }); //       1. HTTPS redirect, security headers
   await app.register(sessionLayer, { store: sessions }); // 2. sessionid -> session (+ user)
+  await app.register(apiTokenLayer, { config, tokens: new TokenStore(database.db) }); // or an API token -> user
   await app.register(commonLayer, { config }); //         3. Host check, trailing slash, 404/405
   await app.register(csrfLayer, { config }); //           4. CSRF token and Origin on unsafe methods
   await app.register(authenticationLayer, { config, store: sessions }); // 5. request.user, login required

@@ -39,6 +39,9 @@ export interface Config {
   /** Per-connection chat frame limit: a burst, refilled per second (0 per second: no limit). */
   chatRateBurst: number;
   chatRatePerSecond: number;
+  /** Per-token JSON API request limit: a burst, refilled per second (0 per second: no limit). */
+  apiRateBurst: number;
+  apiRatePerSecond: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** HTTP worker processes of `serve` (cluster); one per core by default. */
   webConcurrency: number;
@@ -185,6 +188,8 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM?.trim() || defaultMailFrom(origin),
     chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
+    apiRateBurst: integer(env, 'API_RATE_BURST', 60, 1, 1_000_000),
+    apiRatePerSecond: integer(env, 'API_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,
     webConcurrency,
     pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,

@@ -45,9 +45,11 @@ export class ServiceUnavailable extends HttpError {
 
 export const STATUS_TITLES: Record<number, string> = {
   400: 'Bad request',
+  401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not found',
   405: 'Method not allowed',
+  412: 'Precondition failed',
   413: 'Request too large',
   415: 'Unsupported media type',
   429: 'Too many requests',

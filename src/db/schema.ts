@@ -229,6 +229,19 @@ export interface RemindersTable {
   created_at: number;
 }
 
+/** A personal access token for the JSON API (platform/api/tokens.ts); only its hash is kept. */
+export interface AccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  scope: 'read' | 'write';
+  token_hash: string;
+  /** The first characters after `gnp_`, to tell tokens apart in the list. */
+  hint: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** Mail not yet handed to the SMTP server (platform/mail/outbox.ts); a row goes once sent or given up. */
 export interface MailOutboxTable {
   id: Generated<number>;
@@ -246,6 +259,7 @@ export interface MailOutboxTable {
 
 export interface Database {
   users: UsersTable;
+  access_tokens: AccessTokensTable;
   audit_log: AuditLogTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;

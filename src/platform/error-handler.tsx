@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { HttpError, STATUS_TITLES, ServiceUnavailable } from '../errors.js';
+import { ApiError, isApiRequest } from './api/layer.js';
 import { ErrorPage } from './views/error-page.js';
 import { viewContext } from './views/render.js';
 
@@ -16,6 +17,27 @@ function wantsJson(request: FastifyRequest): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
+/** The API's error codes by status, for errors raised by code shared with the pages (a NotFound). */
+const API_CODES: Record<number, string> = {
+  400: 'invalid',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  412: 'precondition_failed',
+  413: 'too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** PRODUCT.md section 4b: `{"error": {"code", "message", "fields"?}}`. */
+function apiErrorBody(error: Error, status: number, message: string) {
+  const code = error instanceof ApiError ? error.code : API_CODES[status] ?? (status >= 500 ? 'server_error' : 'error');
+  const fields = error instanceof ApiError ? error.fields : undefined;
+  return { error: fields ? { code, message, fields } : { code, message } };
+}
+
 /** One place renders every error: a styled page (or JSON for scripts), never internals in production. */
 export function installErrorHandler(app: FastifyInstance, config: Config): void {
   app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
@@ -27,6 +49,7 @@ export function installErrorHandler(app: FastifyInstance, config: Config): void 
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (known) reply.headers(error.headers);
     const message = known ? error.message : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'Error';
+    if (isApiRequest(request)) return reply.code(status).send(apiErrorBody(error, status, message));
     if (wantsJson(request)) return reply.code(status).send({ error: message });
     const detail = status >= 500 && !config.production ? error.stack : undefined;
     return reply.render(<ErrorPage ctx={viewContext(request)} status={status} message={message} detail={detail} />, status);

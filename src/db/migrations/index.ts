@@ -13,6 +13,7 @@ import * as userTimeZone from './0012_user_time_zone.js';
 import * as admin from './0013_admin.js';
 import * as notifications from './0014_notifications.js';
 import * as reminders from './0015_reminders.js';
+import * as accessTokens from './0016_access_tokens.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013_admin': admin,
   '0014_notifications': notifications,
   '0015_reminders': reminders,
+  '0016_access_tokens': accessTokens,
 };

@@ -6,6 +6,7 @@ import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
+import { meApi } from './me-api.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
 import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
@@ -161,5 +162,6 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect('/accounts/sessions/', 302);
   });
 
+  meApi(app);
   await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN });
 };

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub/hub.js';
-import { TokenBucket } from './rate-limit.js';
+import { TokenBucket } from '../../platform/rate-limit.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */
 export const CLOSE_NO_ACCESS = 4403;

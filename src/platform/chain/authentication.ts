@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { rotateCsrfSecret } from './csrf.js';
+import { isApiRequest, unauthenticated } from '../api/layer.js';
 import {
   type LoadedSession,
   type SessionStore,
@@ -93,6 +94,8 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
   const authHashes = new AuthHashCache(config.secretKey);
   const requireLogin = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     if (request.user || request.is404 || request.routeOptions.config.public) return done();
+    // A script is told, not sent to a login page it cannot use.
+    if (isApiRequest(request)) return done(unauthenticated());
     reply.redirect(loginUrl(request.url), 302);
   };
   const callerOf = (session: LoadedSession): AuthUser | null => {

@@ -143,7 +143,8 @@ export const csrfLayer = fp<{ config: Config }>(async (app, { config }) => {
   };
   // preValidation: after the body is parsed (the token may be a form field), before any handler.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (SAFE_METHODS.has(request.method)) return done();
+    // A bearer token is never sent by a browser on its own (platform/api/layer.ts): no forgery to stop.
+    if (SAFE_METHODS.has(request.method) || request.apiToken) return done();
     const problem = originProblem(request, config);
     if (problem) return done(fail(request, problem));
     // An upload's body is not parsed ahead: its token is its first field (platform/uploads.ts).

@@ -9,6 +9,7 @@ import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadCountQuery } from '../notifications.js';
+import { bearerToken } from '../api/layer.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -274,7 +275,8 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) => {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (request.routeOptions.config.sessionless) return;
+    // An API request with a bearer token is that token's (platform/api/layer.ts), never the cookie's.
+    if (request.routeOptions.config.sessionless || bearerToken(request) !== null) return;
     const key = request.cookies[SESSION_COOKIE];
     if (key) request.session = await store.load(key);
   });

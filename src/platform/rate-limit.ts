@@ -20,4 +20,9 @@ export class TokenBucket {
     this.tokens -= 1;
     return true;
   }
+
+  /** Whole seconds until the next request would be let through (for Retry-After). */
+  secondsUntilNext(): number {
+    return this.perSecond === 0 ? 0 : Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
+  }
 }

@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.js';
+import { HttpError } from '../../errors.js';
+import { TokenBucket } from '../rate-limit.js';
+import { type TokenScope, TokenStore } from './tokens.js';
+import './routes.js';
+
+/** Every JSON API path starts so (`/api/v1/...` and the old `/api/notes/` alias). */
+export const API_PREFIX = '/api/';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Token buckets kept per instance; the least recently used goes first past this. */
+const MAX_BUCKETS = 10_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The personal access token this API request came with (it is then exempt from CSRF); null otherwise. */
+    apiToken: { id: number; scope: TokenScope } | null;
+  }
+}
+
+export function isApiRequest(request: FastifyRequest): boolean {
+  return request.url.startsWith(API_PREFIX);
+}
+
+/** A bearer token in the Authorization header, for an API path: the session cookie is then not read. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header === undefined || !isApiRequest(request)) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : '';
+}
+
+/** An API error: JSON `{"error": {"code", "message", "fields"?}}` (platform/error-handler.tsx). */
+export class ApiError extends HttpError {
+  constructor(
+    statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string[]>,
+    headers: Record<string, string> = {},
+  ) {
+    super(statusCode, message, headers);
+  }
+}
+
+export const unauthenticated = (message = 'Authentication credentials were not provided or are not valid.') =>
+  new ApiError(401, 'unauthenticated', message, undefined, { 'www-authenticate': 'Bearer realm="groupnotes"' });
+
+/** Per-token request limits, bounded in number (the least recently used bucket is dropped). */
+class TokenLimits {
+  private readonly buckets = new Map<number, TokenBucket>();
+
+  constructor(
+    private readonly burst: number,
+    private readonly perSecond: number,
+  ) {}
+
+  /** Null when the request may go on, else the seconds to wait. */
+  take(tokenId: number): number | null {
+    if (this.perSecond === 0) return null;
+    let bucket = this.buckets.get(tokenId);
+    if (bucket) this.buckets.delete(tokenId);
+    else {
+      bucket = new TokenBucket(this.burst, this.perSecond);
+      if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
+    }
+    this.buckets.set(tokenId, bucket);
+    return bucket.take() ? null : bucket.secondsUntilNext();
+  }
+}
+
+/**
+ * Bearer-token authentication for /api/: a valid token sets request.user (the CSRF layer then
+ * lets its writes through: a token is not sent by a browser on its own); any token that is not
+ * valid is a 401, never a fall-back to the cookie. A read-only token may only read (403), and
+ * each token has its own request budget (429 with Retry-After). Registered right after the
+ * session layer, which leaves the cookie alone when a bearer token is present.
+ */
+export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (app, { config, tokens }) => {
+  app.decorateRequest('apiToken', null);
+  app.decorate('apiOperations', []);
+  const limits = new TokenLimits(config.apiRateBurst, config.apiRatePerSecond);
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request);
+    if (token === null) return;
+    const caller = await tokens.authenticate(token);
+    if (!caller) throw unauthenticated('The access token is not valid: it is mistyped, revoked, or its user is deactivated.');
+    const wait = limits.take(caller.tokenId);
+    if (wait !== null) throw new ApiError(429, 'rate_limited', `Too many requests with this token; try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
+    if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'This token is read-only; create a read-write token to make changes.');
+    const { user } = caller;
+    request.apiToken = { id: caller.tokenId, scope: caller.scope };
+    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0 });
+    await tokens.touch(caller);
+  });
+}, { name: 'api-token-layer', dependencies: ['session-layer'] });

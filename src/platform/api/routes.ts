@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AuthUser } from '../chain/authentication.js';
+import { ApiError } from './layer.js';
+
+// One declaration per API operation: the schemas that validate its input are the ones the
+// OpenAPI document is generated from (platform/api/openapi.ts), so the two cannot drift apart.
+
+export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface ApiInput<P, Q, B> {
+  user: AuthUser;
+  params: P;
+  query: Q;
+  body: B;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface ApiOperation<P = unknown, Q = unknown, B = unknown, R = unknown> {
+  method: ApiMethod;
+  /** Fastify syntax, `/api/v1/notes/:pk/`. */
+  path: string;
+  /** Older paths that answer the same (the Django application's `/api/notes/`), documented as deprecated. */
+  aliases?: string[];
+  /** The OpenAPI tag: the resource (`notes`, `todo`...). */
+  tag: string;
+  summary: string;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** The answer when all goes well: 200 (201 for a create, with `location`), or 204 with no body. */
+  status?: 200 | 201 | 204;
+  response?: z.ZodType<R>;
+  /** Where a created object lives (201 answers carry it as Location). */
+  location?: (result: R) => string;
+  /** Error statuses this operation may answer besides 400 (input), 401 and 429, which all may. */
+  errors?: number[];
+  handler: (input: ApiInput<P, Q, B>) => Promise<R>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every API operation registered, for the OpenAPI document. */
+    apiOperations: ApiOperation[];
+  }
+}
+
+/** A strong ETag of a JSON value: a change to any field of the object changes it. */
+export function etagOf(value: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`;
+}
+
+function etagList(header: string): string[] {
+  return header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+}
+
+/**
+ * `If-Match`: the update goes ahead only if the object is still the one the client read (412
+ * otherwise). Call it with the object as GET shows it, read in the transaction that writes it,
+ * after the row is locked (db/locks.ts), so no other write can come between the check and this one.
+ */
+export function checkIfMatch(request: FastifyRequest, current: unknown): void {
+  const header = request.headers['if-match'];
+  if (header === undefined) return;
+  const tags = etagList(header);
+  if (tags.includes('*') || tags.includes(etagOf(current))) return;
+  throw new ApiError(412, 'precondition_failed', 'The object changed since you read it (If-Match does not match its ETag); read it again and retry.');
+}
+
+/** Validation messages per field, as forms show them (`__all__` for the whole body). */
+function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length ? issue.path.join('.') : '__all__';
+    (fields[field] ??= []).push(issue.message);
+  }
+  return fields;
+}
+
+function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  throw new ApiError(400, 'invalid', `The ${where} is not valid.`, fieldErrors(result.error));
+}
+
+/** Registers an operation (and its aliases) and records it for the OpenAPI document. */
+export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperation<P, Q, B, R>): void {
+  app.apiOperations.push(operation as ApiOperation);
+  const status = operation.status ?? 200;
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A missing id in the path is the same 404 as a hidden one, not a 400.
+    const params = operation.params ? operation.params.safeParse(request.params) : null;
+    if (params && !params.success) throw new ApiError(404, 'not_found', 'No such object, or you cannot see it.');
+    const input: ApiInput<P, Q, B> = {
+      user: request.user!,
+      params: params?.data as P,
+      query: parsed(operation.query, request.query, 'query string'),
+      body: parsed(operation.body, request.body, 'request body'),
+      request,
+      reply,
+    };
+    const result = await operation.handler(input);
+    if (status === 204) return reply.code(204).send();
+    const etag = etagOf(result);
+    reply.header('etag', etag).header('cache-control', 'private, no-cache');
+    if (operation.method === 'GET') {
+      const match = request.headers['if-none-match'];
+      if (match !== undefined && (match.trim() === '*' || etagList(match).includes(etag))) return reply.code(304).send();
+    }
+    if (status === 201 && operation.location) reply.header('location', operation.location(result));
+    return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(result));
+  };
+  for (const url of [operation.path, ...(operation.aliases ?? [])]) app.route({ method: operation.method, url, handler });
+}
+
+/** A path id: a positive integer, else the path names nothing (404). */
+export const pkParams = z.object({ pk: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+const CURSOR_LIMIT = 500;
+
+/** A page of a list: `{"results": [...], "next": "<url or null>"}` (PRODUCT.md section 4b). */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ results: z.array(item), next: z.string().nullable() });
+}
+
+/** The paging part of a list's query string: an opaque cursor from `next`, and a page size. */
+export const pagingQuery = {
+  cursor: z.string().max(CURSOR_LIMIT).optional().describe('The `next` cursor of the previous page.'),
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Items per page, 1 to 100.'),
+};
+
+/** An opaque cursor for keyset paging: the sort key of the last item of a page. */
+export function encodeCursor(key: readonly (string | number | null)[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** The sort key a cursor holds, checked against its shape; a cursor that is not ours is a 400. */
+export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>): T {
+  try {
+    const key = shape.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    if (key.success) return key.data;
+  } catch {
+    // Not JSON: answered below like any other cursor that is not ours.
+  }
+  throw new ApiError(400, 'invalid', 'The cursor is not valid; use the `next` URL of the previous page.', { cursor: ['Not a cursor of this list.'] });
+}
+
+/** The URL of the next page: this request's, with the cursor replaced. */
+export function nextUrl(request: FastifyRequest, cursor: string | null): string | null {
+  if (cursor === null) return null;
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  url.searchParams.set('cursor', cursor);
+  return url.toString();
+}

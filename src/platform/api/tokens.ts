@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Params, PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import { randomString } from '../passwords/passwords.js';
+
+/** Every token starts so, for secret scanners (GitHub's `ghp_` is the model) and for people. */
+export const TOKEN_PREFIX = 'gnp_';
+const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const TOKEN_LENGTH = 40;
+export const TOKEN_PATTERN = new RegExp(`^${TOKEN_PREFIX}[${TOKEN_ALPHABET}]{${TOKEN_LENGTH}}$`);
+const HINT_LENGTH = 4;
+/** last_used_at is written at most this often, so a busy token is not one write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type TokenScope = 'read' | 'write';
+
+/** The hex SHA-256 kept in place of the token: 238 random bits need no salt nor slow hash. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new token, shown to its user once, and what is stored of it. */
+export function newToken(): { token: string; hash: string; hint: string } {
+  const token = TOKEN_PREFIX + randomString(TOKEN_LENGTH, TOKEN_ALPHABET);
+  return { token, hash: hashToken(token), hint: token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + HINT_LENGTH) };
+}
+
+export interface TokenCaller {
+  tokenId: number;
+  scope: TokenScope;
+  lastUsedAt: number | null;
+  user: { id: number; username: string; email: string; timezone: string; is_admin: number };
+}
+
+/** The token and its active user, in one statement prepared once. */
+const tokenQuery = new PreparedQuery((db, params: Params<{ hash: string }>) =>
+  db
+    .selectFrom('access_tokens')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select(['access_tokens.id', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.is_admin'])
+    .where('access_tokens.token_hash', '=', params.hash)
+    .where('users.is_active', '=', 1),
+);
+
+/** Looks up bearer tokens for the API layer; creating, listing and revoking them is the accounts feature's. */
+export class TokenStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The caller a token stands for; null for a malformed, unknown or revoked token, or a deactivated user. */
+  async authenticate(token: string): Promise<TokenCaller | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const row = await tokenQuery.executeTakeFirst(this.db, { hash: hashToken(token) });
+    if (!row) return null;
+    return {
+      tokenId: row.id,
+      scope: row.scope,
+      lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+      user: { id: row.user_id, username: row.username, email: row.email, timezone: row.timezone, is_admin: row.is_admin },
+    };
+  }
+
+  /** Records a use, at most once a TOUCH_INTERVAL_MS per token. */
+  async touch(caller: TokenCaller, now = Date.now()): Promise<void> {
+    if (caller.lastUsedAt !== null && now - caller.lastUsedAt < TOUCH_INTERVAL_MS) return;
+    await this.db.updateTable('access_tokens').set({ last_used_at: now }).where('id', '=', caller.tokenId).execute();
+  }
+}
