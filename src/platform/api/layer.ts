@@ -13,6 +13,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MAX_BUCKETS = 10_000;
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** API routes registered without apiRoute, so missing from the OpenAPI document (a test keeps it to the document's own). */
+    undocumentedApiRoutes: string[];
+  }
+  interface FastifyContextConfig {
+    /** Registered by apiRoute: described in the OpenAPI document. */
+    documented?: boolean;
+  }
   interface FastifyRequest {
     /** The personal access token this API request came with (it is then exempt from CSRF); null otherwise. */
     apiToken: { id: number; scope: TokenScope } | null;
@@ -80,6 +88,10 @@ class TokenLimits {
 export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (app, { config, tokens }) => {
   app.decorateRequest('apiToken', null);
   app.decorate('apiOperations', []);
+  app.decorate('undocumentedApiRoutes', []);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(API_PREFIX) && !route.config?.documented && route.method !== 'HEAD') app.undocumentedApiRoutes.push(`${String(route.method)} ${route.url}`);
+  });
   const limits = new TokenLimits(config.apiRateBurst, config.apiRatePerSecond);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);

@@ -113,7 +113,7 @@ export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperati
     if (status === 201 && operation.location) reply.header('location', operation.location(result));
     return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(result));
   };
-  for (const url of [operation.path, ...(operation.aliases ?? [])]) app.route({ method: operation.method, url, handler });
+  for (const url of [operation.path, ...(operation.aliases ?? [])]) app.route({ method: operation.method, url, handler, config: { documented: true } });
 }
 
 /** A path id: a positive integer, else the path names nothing (404). */
