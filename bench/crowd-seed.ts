@@ -4,6 +4,7 @@ import { UsersRepository } from '../src/features/accounts/repository.js';
 import { GroupsRepository } from '../src/features/groups/repository.js';
 import { NotesRepository } from '../src/features/notes/repository.js';
 import { TagsRepository } from '../src/features/tags/repository.js';
+import { newToken } from '../src/platform/api/tokens.js';
 import { SessionStore, sessionAuthHash } from '../src/platform/chain/session.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { BENCH_SECRET } from './lib.js';
@@ -11,7 +12,7 @@ import { BENCH_ITERATIONS, BENCH_PASSWORD, random, vocabulary } from './notes-se
 
 // The crowd of `npm run bench crowd` (issue 17): 60 users in groups of 20, 30 notes each, every
 // third note in the user's group, written through the repositories (which alone work out name
-// keys and excerpts), and a session for each user, as logging in would leave.
+// keys and excerpts), a session for each user, as logging in would leave, and a read-only API token.
 
 export const USERS = 60;
 export const GROUP_SIZE = 20;
@@ -36,6 +37,8 @@ export interface CrowdUser {
   groupId: number;
   /** The Cookie header of this user's browser: session and CSRF cookie. */
   cookie: string;
+  /** A read-only personal access token of this user, for the JSON API's share of the crowd. */
+  token: string;
   own: CrowdNote[];
   /** Every note this user may open: their own and the notes their group's members shared. */
   visible: number[];
@@ -55,7 +58,7 @@ export async function seedCrowd(databaseUrl: string): Promise<CrowdUser[]> {
       const groups = new GroupsRepository(trx);
       const tags = new TagsRepository(trx);
       const notes = new NotesRepository(trx, database.dialect);
-      const seeded: (Omit<CrowdUser, 'cookie' | 'visible'> & { password: string; tagIds: number[] })[] = [];
+      const seeded: (Omit<CrowdUser, 'cookie' | 'token' | 'visible'> & { password: string; tagIds: number[] })[] = [];
       let groupId = 0;
       for (let u = 0; u < USERS; u++) {
         const user = await accounts.insert({ username: `crowd${u}`, email: '', password }, now);
@@ -87,8 +90,10 @@ export async function seedCrowd(databaseUrl: string): Promise<CrowdUser[]> {
     const crowd: CrowdUser[] = [];
     for (const { id, username, groupId, own, password: hash } of users) {
       const session = await sessions.create(id, sessionAuthHash(BENCH_SECRET, hash), 'bench crowd');
+      const token = newToken();
+      await database.db.insertInto('access_tokens').values({ user_id: id, name: 'bench crowd', scope: 'read', token_hash: token.hash, hint: token.hint, created_at: now }).execute();
       const shared = users.filter((other) => other.groupId === groupId && other.id !== id).flatMap((other) => other.own.filter((note) => note.groupId !== null));
-      crowd.push({ id, username, groupId, own, cookie: `sessionid=${session.key}; csrftoken=${CROWD_CSRF}`, visible: [...own, ...shared].map((note) => note.id) });
+      crowd.push({ id, username, groupId, own, cookie: `sessionid=${session.key}; csrftoken=${CROWD_CSRF}`, token: token.token, visible: [...own, ...shared].map((note) => note.id) });
     }
     return crowd;
   } finally {

@@ -15,6 +15,8 @@ import { BENCH_ITERATIONS } from './notes-seed.js';
 // memory, asked by the same request generator, in alternating rounds. The app runs as deployed
 // (WEB_CONCURRENCY as set, else one worker per core): kept pages and sessions are per worker and
 // chat events cross workers, which a one-process run would hide; bare node gets the same cores.
+// Then the JSON API (issue 20): the same crowd reads GET /api/v1/notes/ with each user's token,
+// the writers still writing, against bare node sending that JSON.
 
 /** Seconds of load on each side (app, bare node) per configuration, split into the rounds. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 40);
@@ -25,6 +27,7 @@ const WRITERS = 8;
 const EDITS_PER_SECOND = 10;
 const CHAT_PER_SECOND = 5;
 const CHATTERS_PER_GROUP = 2;
+const API_PATH = '/api/v1/notes/';
 
 type CrowdMeasurement = Measurement & { writes: WriteRound };
 
@@ -36,6 +39,8 @@ interface Row {
   editP99: number;
   chatPerSecond: number;
   baseline: Measurement;
+  /** `GET /api/v1/notes/` with each user's token, against bare node sending that JSON. */
+  api: { reads: number; share: number; readP99: number };
 }
 
 const random = (count: number) => Math.floor(Math.random() * count);
@@ -46,6 +51,14 @@ function crowdRequests(crowd: CrowdUser[]) {
     const user = crowd[random(crowd.length)]!;
     const path = Math.random() < LIST_SHARE ? '/notes/' : `/notes/${user.visible[random(user.visible.length)]}/`;
     return { ...request, path, headers: { ...request.headers, cookie: user.cookie } };
+  };
+}
+
+/** Every request as a random user of the crowd, through the JSON API with that user's token. */
+function apiRequests(crowd: CrowdUser[]) {
+  return (request: autocannon.Request): autocannon.Request => {
+    const user = crowd[random(crowd.length)]!;
+    return { ...request, path: API_PATH, headers: { ...request.headers, authorization: `Bearer ${user.token}` } };
   };
 }
 
@@ -98,12 +111,14 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
   const { env, drop } = await configuration.prepare(dir, `crowd-${configuration.name}`);
   let app: RunningProcess | undefined;
   let bare: RunningProcess | undefined;
+  let bareApi: RunningProcess | undefined;
   let writers: Writers | undefined;
   try {
     const started = Date.now();
     const crowd = await seedCrowd(env.DATABASE_URL!);
     console.log(`  seeded ${USERS} users, ${USERS * NOTES_EACH} notes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    app = await startApp({ ...env, PBKDF2_ITERATIONS: String(BENCH_ITERATIONS) });
+    // The per-token API limit off, as chat's is for load tests: 60 tokens share thousands of reads a second.
+    app = await startApp({ ...env, PBKDF2_ITERATIONS: String(BENCH_ITERATIONS), API_RATE_PER_SECOND: '0' });
     const page = await checkPages(app, crowd);
     bare = await startBare(page.body, dir, page.contentType);
     console.log(`  bare node:http sends ${crowd[0]!.username}'s list, ${page.body.length.toLocaleString('en')} bytes, whatever is asked`);
@@ -134,20 +149,52 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       },
       { rounds: ROUNDS, seconds: SECONDS, warmUp: 3, onRound: printRound },
     );
+    // The API's share: the same crowd and writers, reads through GET /api/v1/notes/ with tokens,
+    // against bare node sending one user's answer (a second bare server, so each ceiling sends its own bytes).
+    const apiPage = await fetch(app.url + API_PATH, { headers: { authorization: `Bearer ${crowd[0]!.token}` } });
+    if (apiPage.status !== 200) throw new Error(`${API_PATH} with a token: ${apiPage.status}`);
+    bareApi = await startBare(await apiPage.text(), dir, 'application/json; charset=utf-8');
+    const [tokenRequests, bareApiUrl] = [apiRequests(crowd), bareApi.url];
+    console.log(`  the JSON API: ${API_PATH} as a random user, with their token`);
+    const api = await alternateRuns(
+      async (duration): Promise<CrowdMeasurement> => {
+        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, setupRequest: tokenRequests }), load.run(duration)]);
+        checkReads('groupnotes API reads', reads);
+        checkWrites(writes);
+        return { ...reads, writes };
+      },
+      async (duration) => {
+        const reads = await measure(bareApiUrl, { connections: CONNECTIONS, duration, setupRequest: tokenRequests });
+        checkReads('bare node:http', reads);
+        return reads;
+      },
+      { rounds: 2, seconds: SECONDS / 2, warmUp: 2, onRound: printRound },
+    );
     const writes = result.rounds.map((round) => round.ours.writes);
     const seconds = writes.reduce((sum, round) => sum + round.seconds, 0);
     const editLatencies = writes.flatMap((round) => round.edits.latencies);
     const editP99 = summarize(editLatencies, seconds).p99;
     const chatPerSecond = writes.reduce((sum, round) => sum + round.chat.confirmed, 0) / seconds;
-    const row = { label: configuration.label, reads: result.ours.rps, share: result.share, readP99: result.ours.p99, editP99, chatPerSecond, baseline: result.baseline };
+    const row = {
+      label: configuration.label,
+      reads: result.ours.rps,
+      share: result.share,
+      readP99: result.ours.p99,
+      editP99,
+      chatPerSecond,
+      baseline: result.baseline,
+      api: { reads: api.ours.rps, share: api.share, readP99: api.ours.p99 },
+    };
     console.log(
       `  ${row.label}: ${rate(row.reads)} reads/s = ${(row.share * 100).toFixed(1)}% of bare node:http (median round), read p99 ${ms(row.readP99)} (median round), ` +
-        `edit p99 ${ms(row.editP99)} (all ${editLatencies.length} edits), chat ${chatPerSecond.toFixed(1)} messages/s`,
+        `edit p99 ${ms(row.editP99)} (all ${editLatencies.length} edits), chat ${chatPerSecond.toFixed(1)} messages/s; ` +
+        `API ${rate(row.api.reads)} reads/s = ${(row.api.share * 100).toFixed(1)}% of bare, p99 ${ms(row.api.readP99)}`,
     );
     return row;
   } finally {
     await writers?.stop();
     await bare?.stop();
+    await bareApi?.stop();
     await app?.stop();
     await drop();
   }
@@ -157,10 +204,13 @@ function printTable(rows: Row[]): void {
   const baselines = rows.map((row) => row.baseline);
   const bare = baselines.reduce((sum, m) => sum + m.rps, 0) / baselines.length;
   const bareP99 = baselines.map((m) => m.p99).sort((a, b) => a - b)[Math.floor(baselines.length / 2)]!;
-  console.log('\n| configuration | reads/s | share of bare | read p99 | edit p99 | chat messages/s |');
-  console.log('|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} |`);
-  console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | |`);
+  console.log('\n| configuration | reads/s | share of bare | read p99 | edit p99 | chat messages/s | API reads/s | API share of bare | API p99 |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    const api = `${rate(row.api.reads)} | ${(row.api.share * 100).toFixed(1)}% | ${ms(row.api.readP99)}`;
+    console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} | ${api} |`);
+  }
+  console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | | | 100% | |`);
 }
 
 export async function run(): Promise<void> {
