@@ -5,6 +5,7 @@ import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
+import { chatApi } from './api-chat.js';
 import { lostAccessCheck } from './chat-access.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './chat-connections.js';
 import { ChatService } from './chat-service.js';
@@ -18,6 +19,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
   const groups = new GroupsRepository(db);
   const chat = new ChatService(db, hub);
   const lostAccess = lostAccessCheck(sessions, groups);
+  chatApi(app, chat, groups);
 
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,

@@ -20,9 +20,9 @@ export class ChatService {
     this.messages = new ChatRepository(db);
   }
 
-  /** The latest page of a group's messages, as `memberId` may read them: none for a non-member. */
-  async history(groupId: number, memberId: number, beforeId?: number): Promise<ChatMessagePayload[]> {
-    return (await this.messages.latest(groupId, memberId, HISTORY_PAGE, beforeId)).map(toPayload);
+  /** The latest page of a group's messages (before `beforeId`), oldest first, as `memberId` may read them: none for a non-member. */
+  async history(groupId: number, memberId: number, beforeId?: number, limit = HISTORY_PAGE): Promise<ChatMessagePayload[]> {
+    return (await this.messages.latest(groupId, memberId, limit, beforeId)).map(toPayload);
   }
 
   /** Stores and publishes a message; null when the author is no longer a member. */

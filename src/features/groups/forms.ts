@@ -6,8 +6,9 @@ export const groupForm = z.object({
   name: z
     .string({ error: 'Enter a name for the group.' })
     .trim()
-    .min(1, 'Enter a name for the group.')
-    .max(150, 'Group names have at most 150 characters.')
+    // Each check stops the next: an empty name is said to be empty once, not also by the key check.
+    .min(1, { error: 'Enter a name for the group.', abort: true })
+    .max(150, { error: 'Group names have at most 150 characters.', abort: true })
     .superRefine(checkIdentityName({ empty: 'Enter a name for the group.', tooLong: 'That group name is too long.' })),
 });
 

@@ -10,6 +10,7 @@ export interface GroupSummary {
   owner_id: number;
   owner: string;
   member_count: number;
+  created_at: number;
 }
 
 export interface GroupMember {
@@ -64,6 +65,7 @@ export class GroupsRepository {
         'groups.name',
         'groups.owner_id',
         'owner.username as owner',
+        'groups.created_at',
         eb.selectFrom('group_members').select(eb.fn.countAll<number>().as('n')).whereRef('group_members.group_id', '=', 'groups.id').as('member_count'),
       ]);
   }
@@ -72,6 +74,30 @@ export class GroupsRepository {
   async listSummariesForMember(userId: number): Promise<GroupSummary[]> {
     const rows = await this.summaries().where('groups.id', 'in', this.memberGroupIds(userId)).orderBy('groups.name_key').orderBy('groups.id').execute();
     return rows.map((row) => ({ ...row, member_count: Number(row.member_count) }));
+  }
+
+  /** A page of the user's groups in the order they were made (by id, a stable key for the API's cursor), after `afterId`. */
+  async pageSummariesForMember(userId: number, limit: number, afterId?: number): Promise<GroupSummary[]> {
+    let query = this.summaries().where('groups.id', 'in', this.memberGroupIds(userId));
+    if (afterId !== undefined) query = query.where('groups.id', '>', afterId);
+    const rows = await query.orderBy('groups.id').limit(limit).execute();
+    return rows.map((row) => ({ ...row, member_count: Number(row.member_count) }));
+  }
+
+  /**
+   * Members of a group, by user id, after `afterUserId`: none unless `callerId` is a member too
+   * (the caller's membership is part of the query, like the group page's).
+   */
+  pageMembers(callerId: number, groupId: number, limit: number, afterUserId?: number, onlyUserId?: number): Promise<GroupMember[]> {
+    let query = this.db
+      .selectFrom('group_members')
+      .innerJoin('users', 'users.id', 'group_members.user_id')
+      .select(['users.id', 'users.username', 'group_members.joined_at'])
+      .where('group_members.group_id', '=', groupId)
+      .where('group_members.group_id', 'in', this.memberGroupIds(callerId));
+    if (afterUserId !== undefined) query = query.where('users.id', '>', afterUserId);
+    if (onlyUserId !== undefined) query = query.where('users.id', '=', onlyUserId);
+    return query.orderBy('users.id').limit(limit).execute();
   }
 
   /** A group the user belongs to; undefined for a group that is absent or not the user's. */

@@ -4,6 +4,8 @@ import { parseForm } from '../../platform/forms.js';
 import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
+import { groupsApi } from './api.js';
+import { groupMembersApi } from './api-members.js';
 import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './forms.js';
 import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
@@ -11,6 +13,8 @@ import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './view
 export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications }) => {
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
+  groupsApi(app, service);
+  groupMembersApi(app, service);
 
   /** Members only: everyone else gets the 404 of an absent group. */
   const memberGroup = async (request: FastifyRequest) => {
