@@ -81,6 +81,16 @@ describe('tokens', () => {
     const calm = new ApiClient(t.app, { token: await createToken(t.db, user) });
     expect((await calm.get('/api/v1/me/')).statusCode).toBe(200);
   });
+
+  it('are no way around the limit: a script on the session cookie has the same budget, per user', async () => {
+    const { browser } = await loggedIn(t);
+    const client = new ApiClient(t.app, { browser });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await client.get('/api/v1/me/')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // The pages are not the API's to limit.
+    expect((await browser.get('/notes/')).statusCode).toBe(200);
+  });
 });
 
 describe('without credentials', () => {

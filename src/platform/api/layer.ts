@@ -55,9 +55,9 @@ export class ApiError extends HttpError {
 export const unauthenticated = (message = 'Authentication credentials were not provided or are not valid.') =>
   new ApiError(401, 'unauthenticated', message, undefined, { 'www-authenticate': 'Bearer realm="groupnotes"' });
 
-/** Per-token request limits, bounded in number (the least recently used bucket is dropped). */
+/** Per-token (and per-user, for the session cookie) request limits, bounded in number (the least recently used bucket is dropped). */
 class TokenLimits {
-  private readonly buckets = new Map<number, TokenBucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
 
   constructor(
     private readonly burst: number,
@@ -65,15 +65,15 @@ class TokenLimits {
   ) {}
 
   /** Null when the request may go on, else the seconds to wait. */
-  take(tokenId: number): number | null {
+  take(key: string): number | null {
     if (this.perSecond === 0) return null;
-    let bucket = this.buckets.get(tokenId);
-    if (bucket) this.buckets.delete(tokenId);
+    let bucket = this.buckets.get(key);
+    if (bucket) this.buckets.delete(key);
     else {
       bucket = new TokenBucket(this.burst, this.perSecond);
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
     }
-    this.buckets.set(tokenId, bucket);
+    this.buckets.set(key, bucket);
     return bucket.take() ? null : bucket.secondsUntilNext();
   }
 }
@@ -82,7 +82,7 @@ class TokenLimits {
  * Bearer-token authentication for /api/: a valid token sets request.user (the CSRF layer then
  * lets its writes through: a token is not sent by a browser on its own); any token that is not
  * valid is a 401, never a fall-back to the cookie. A read-only token may only read (403), and
- * each token has its own request budget (429 with Retry-After). Registered right after the
+ * each token has its own request budget (429 with Retry-After), as has each user on the cookie. Registered right after the
  * session layer, which leaves the cookie alone when a bearer token is present.
  */
 export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (app, { config, tokens }) => {
@@ -93,13 +93,20 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     if (route.url.startsWith(API_PREFIX) && !route.config?.documented && route.method !== 'HEAD') app.undocumentedApiRoutes.push(`${String(route.method)} ${route.url}`);
   });
   const limits = new TokenLimits(config.apiRateBurst, config.apiRatePerSecond);
+  const throwIfOverLimit = (key: string, what: string) => {
+    const wait = limits.take(key);
+    if (wait !== null) throw new ApiError(429, 'rate_limited', `Too many requests ${what}; try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
+  };
+  // A script on the session cookie has the same budget, per user: the API is no way around it.
+  app.addHook('preHandler', async (request) => {
+    if (request.user && !request.apiToken && isApiRequest(request)) throwIfOverLimit(`user:${request.user.id}`, 'from this account');
+  });
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
     if (token === null) return;
     const caller = await tokens.authenticate(token);
     if (!caller) throw unauthenticated('The access token is not valid: it is mistyped, revoked, or its user is deactivated.');
-    const wait = limits.take(caller.tokenId);
-    if (wait !== null) throw new ApiError(429, 'rate_limited', `Too many requests with this token; try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
+    throwIfOverLimit(`token:${caller.tokenId}`, 'with this token');
     if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'This token is read-only; create a read-write token to make changes.');
     const { user } = caller;
     request.apiToken = { id: caller.tokenId, scope: caller.scope };
