@@ -214,3 +214,19 @@ describe('the Django application\'s paths', () => {
     expect(await findNote(t.db, id)).toBeUndefined();
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes the notes operations from the schemas that validate them, the old paths as deprecated', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const { paths } = response.json() as { paths: Record<string, Record<string, { deprecated?: boolean; requestBody?: unknown; responses: Record<string, unknown>; parameters: { name: string }[] }>> };
+    expect(Object.keys(paths['/api/v1/notes/{pk}/']!).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(paths['/api/v1/notes/{pk}/']!.patch!.responses).toHaveProperty('412');
+    expect(paths['/api/v1/notes/']!.get!.parameters.map((parameter) => parameter.name)).toEqual(['q', 'tag', 'notebook', 'archived', 'cursor', 'limit']);
+    expect(JSON.stringify(paths['/api/v1/notes/']!.post!.requestBody)).toContain('"is_pinned"');
+    expect(paths['/api/notes/{pk}/pin/']!.post!.deprecated).toBe(true);
+    expect(paths['/api/v1/notes/{pk}/pin/']!.post!.deprecated).toBeUndefined();
+    expect(Object.keys(paths['/api/v1/notes/{pk}/reminders/']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/v1/reminders/{pk}/']!).sort()).toEqual(['delete', 'get']);
+  });
+});
