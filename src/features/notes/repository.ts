@@ -150,6 +150,10 @@ export class NotesRepository {
     return this.orderedQuery(userId, filters, { offset: (page - 1) * PAGE_SIZE, size: PAGE_SIZE }, memberOf);
   }
 
+  /**
+   * listPageQuery's query for a page of `size` that starts after `offset` notes (the page's
+   * numbers) or after the note at `after` (the API's cursor, NotesApiRepository: keyset paging).
+   */
   protected async orderedQuery(userId: number, filters: NoteFilters, start: { offset: number; size: number; after?: ListKey | null }, memberOf?: readonly number[]) {
     const { offset, size, after } = start;
     const branches = (await this.visibilityBranches(userId, filters, memberOf)).map((where, index) => {
