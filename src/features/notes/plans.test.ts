@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
 import { createNote } from '../../../test/notes-factories.js';
+import { NotesApiRepository } from './api-repository.js';
 import { NotesRepository } from './repository.js';
 import { searchTerms } from './search.js';
 
@@ -67,6 +68,24 @@ describe('query plans', () => {
         expect(text).not.toMatch(/(^|-> +)Sort +\(/m);
         expect(text).toMatch(/Index (Only )?Scan Backward using notes_owner_list/);
       }
+    }
+  });
+
+  it('the API\'s list from a cursor starts each branch\'s index scan at the key: no full scan or sort, however deep', async () => {
+    const api = new NotesApiRepository(t.db, t.database.dialect);
+    const text = await plan((await api.listAfterQuery(reader.id, { archived: false }, [0, 1, Date.now(), 30], 50)).compile(), { avoidSorts: true });
+    expect(text).toMatch(/notes_owner_list/);
+    expect(text.match(/notes_group_list/g)).toHaveLength(2);
+    if (t.database.dialect === 'sqlite') {
+      expect(text).toMatch(/MERGE \(UNION ALL\)/);
+      expect(text).not.toMatch(/SCAN notes(?! USING)/);
+      expect(text).not.toMatch(/TEMP B-TREE/);
+      // The key bounds the index search itself, rather than filtering what a scan read.
+      expect(text).toMatch(/SEARCH notes USING (COVERING )?INDEX notes_owner_list \(owner_id=\? AND is_archived=\? AND \(?is_pinned/);
+    } else {
+      expect(text).toMatch(/Merge Append/);
+      expect(text).not.toMatch(/(^|-> +)Sort +\(/m);
+      expect(text).toMatch(/Index Cond: \(\(owner_id = \d+\) AND \(is_archived = [^)]+\) AND \(ROW\(is_pinned, priority, updated_at, id\) < ROW/);
     }
   });
 

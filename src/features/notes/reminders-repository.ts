@@ -29,7 +29,8 @@ export function ownRemindersOnNote(eb: ExpressionBuilder<Database, 'notes'>, use
     .orderBy('reminders.id');
 }
 
-export type AddOutcome = 'added' | 'full' | 'missing';
+/** The new reminder's id, or why there is none: the note has `cap` already, or is not the caller's. */
+export type AddOutcome = { added: number } | 'full' | 'missing';
 
 /** Reminders, always of a note the caller owns: nobody else sees or changes them. */
 export class RemindersRepository {
@@ -50,7 +51,7 @@ export class RemindersRepository {
       if (!(await owned.executeTakeFirst())) return 'missing';
       const { count } = await trx.selectFrom('reminders').select((eb) => eb.fn.countAll<number>().as('count')).where('note_id', '=', noteId).executeTakeFirstOrThrow();
       if (Number(count) >= cap) return 'full';
-      await trx
+      const { id } = await trx
         .insertInto('reminders')
         .values({
           note_id: noteId,
@@ -62,8 +63,9 @@ export class RemindersRepository {
           next_due_at: input.dueAt,
           created_at: now,
         })
-        .execute();
-      return 'added';
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { added: id };
     });
   }
 

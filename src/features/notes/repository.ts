@@ -20,6 +20,9 @@ export interface NoteFilters {
 
 export type NoteFields = Pick<Note, 'title' | 'content' | 'notebook_id' | 'group_id' | 'priority' | 'is_pinned' | 'is_archived'>;
 
+/** A note's place in the list (pinned, priority, updated_at, id; each descending): the API's list cursor. */
+export type ListKey = [isPinned: number, priority: number, updatedAt: number, id: number];
+
 export interface NotePage {
   notes: NoteRow[];
   page: number;
@@ -50,11 +53,11 @@ const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; i
  */
 export class NotesRepository {
   private readonly groups: GroupsRepository;
-  private readonly details: NoteDetailsReader;
+  protected readonly details: NoteDetailsReader;
 
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    protected readonly db: Kysely<Database>,
+    protected readonly dialect: Dialect,
   ) {
     this.groups = new GroupsRepository(db);
     this.details = new NoteDetailsReader(db);
@@ -143,15 +146,25 @@ export class NotesRepository {
    * PostgreSQL builds a "Merge Append" of backward index scans only when each branch is itself
    * ordered and limited to the rows a page could need (offset + page + 1).
    */
-  async listPageQuery(userId: number, filters: NoteFilters, page: number, memberOf?: readonly number[]) {
-    const offset = (page - 1) * PAGE_SIZE;
+  listPageQuery(userId: number, filters: NoteFilters, page: number, memberOf?: readonly number[]) {
+    return this.orderedQuery(userId, filters, { offset: (page - 1) * PAGE_SIZE, size: PAGE_SIZE }, memberOf);
+  }
+
+  /**
+   * listPageQuery's query for a page of `size` that starts after `offset` notes (the page's
+   * numbers) or after the note at `after` (the API's cursor, NotesApiRepository: keyset paging).
+   */
+  protected async orderedQuery(userId: number, filters: NoteFilters, start: { offset: number; size: number; after?: ListKey | null }, memberOf?: readonly number[]) {
+    const { offset, size, after } = start;
     const branches = (await this.visibilityBranches(userId, filters, memberOf)).map((where, index) => {
-      const branch = this.db
+      let branch = this.db
         .selectFrom('notes')
         .select(['notes.id', 'notes.is_pinned', 'notes.priority', 'notes.updated_at'])
         .where(where)
         .where('notes.is_archived', '=', filters.archived ? 1 : 0);
-      const bounded = this.dialect === 'postgres' ? inListOrder(branch).limit(offset + PAGE_SIZE + 1) : branch;
+      // All four descending: a row value "below" the key is exactly "after it in the list".
+      if (after) branch = branch.where((eb) => eb(eb.refTuple('notes.is_pinned', 'notes.priority', 'notes.updated_at', 'notes.id'), '<', eb.tuple(...after)));
+      const bounded = this.dialect === 'postgres' ? inListOrder(branch).limit(offset + size + 1) : branch;
       return this.db.selectFrom(bounded.as(`branch${index}`)).selectAll();
     });
     // Unqualified names: the ORDER BY of a compound SELECT names its result columns.
@@ -161,7 +174,7 @@ export class NotesRepository {
       .orderBy('priority', 'desc')
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(PAGE_SIZE + 1)
+      .limit(size + 1)
       .offset(offset);
   }
 
@@ -178,10 +191,15 @@ export class NotesRepository {
 
   /** The query behind searchVisiblePage (null when there is no word to search for). */
   searchPageQuery(userId: number, terms: string[], filters: NoteFilters, page: number) {
+    return matchingNotesQuery(this.db, this.dialect, this.searchScope(userId, filters), terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  }
+
+  /** The visible notes a search may return: the filters applied, the terms not yet. */
+  protected searchScope(userId: number, filters: NoteFilters) {
     let scope = this.visibleNotes(userId).where('notes.is_archived', '=', filters.archived ? 1 : 0);
     if (filters.notebookId !== undefined) scope = scope.where('notes.notebook_id', '=', filters.notebookId);
     if (filters.tagId !== undefined) scope = scope.where('notes.id', 'in', this.taggedNoteIds(filters.tagId));
-    return matchingNotesQuery(this.db, this.dialect, scope, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+    return scope;
   }
 
   /**
@@ -230,13 +248,15 @@ export class NotesRepository {
         select count(*)::int as saved from saved`.execute(this.db);
       return rows[0]!.saved > 0;
     }
-    return this.db.transaction().execute(async (trx) => {
+    // In the caller's transaction when there is one (the API's If-Match check locks, reads, then writes).
+    const write = async (trx: Kysely<Database>) => {
       const result = await trx.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
       await trx.deleteFrom('note_tags').where('note_id', '=', id).execute();
       await new NotesRepository(trx, this.dialect).linkTags(id, tagIds);
       return true;
-    });
+    };
+    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }
 
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {

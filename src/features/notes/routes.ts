@@ -11,6 +11,9 @@ import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
+import { notesApi } from './api.js';
+import { NotesApiRepository } from './api-repository.js';
+import { remindersApi } from './api-reminders.js';
 import { ReminderScheduler } from './reminder-scheduler.js';
 import { RemindersRepository } from './reminders-repository.js';
 import { reminderRoutes } from './reminders-routes.js';
@@ -47,6 +50,8 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     return NoteDetailPage({ ctx, note, reminders: note.owner_id === userId ? { items: note.reminders, form } : undefined });
   };
   reminderRoutes(app, { reminders, scheduler, ownedOr404: (userId, noteId) => service.ownedOr404(userId, noteId), notePage });
+  notesApi(app, { db, dialect });
+  remindersApi(app, { notes: new NotesApiRepository(db, dialect), reminders, scheduler });
 
   const showForm = async (request: FastifyRequest, status: number, props: { noteId?: number; typed?: NoteFormValues; errors?: FormErrors }) => ({
     page: NoteFormPage({ ctx: viewContext(request), choices: await service.formChoices(request.user!.id), ...props }),

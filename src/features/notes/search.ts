@@ -28,6 +28,13 @@ export function tsQuery(terms: string[]): string {
 
 type NotesQuery = SelectQueryBuilder<Database, 'notes', object>;
 
+/** Which matches: after `offset` of them (the pages' numbers), or below the id `beforeId` (the API's cursor). */
+export interface SearchPage {
+  limit: number;
+  offset: number;
+  beforeId?: number | null;
+}
+
 /** How many of the newest notes (by id) PostgreSQL searches first; see matchingNotesQuery. */
 export const RECENT_WINDOW = 4000;
 
@@ -44,8 +51,11 @@ export type MatchingIds = Pick<SelectQueryBuilder<Database, keyof Database, { id
  * tens of milliseconds per request. Walking the matches newest first stops as soon as a page of
  * visible notes is found.
  */
-export function matchingNotesQuery(db: Kysely<Database>, dialect: Dialect, scope: NotesQuery, terms: string[], page: { limit: number; offset: number }): MatchingIds | null {
+export function matchingNotesQuery(db: Kysely<Database>, dialect: Dialect, scope: NotesQuery, terms: string[], page: SearchPage): MatchingIds | null {
   if (terms.length === 0) return null;
+  // Keyset paging (the API's cursor): only notes older than the last one of the previous page.
+  const beforeId = page.beforeId ?? null;
+  if (beforeId !== null) scope = scope.where('notes.id', '<', beforeId);
   if (dialect === 'postgres') return postgresMatches(db, scope, terms, page);
   // The FTS5 subquery is the outer loop, read in descending rowid order (EXPLAIN QUERY PLAN:
   // "SCAN notes_fts VIRTUAL TABLE INDEX 192:M2", no temporary b-tree for the ORDER BY); each
@@ -79,11 +89,15 @@ export function matchingNotesQuery(db: Kysely<Database>, dialect: Dialect, scope
  * than prepared: a prepared one settled on a plan costed for no word in particular, which asked
  * the GIN index for all 37,000 matches of a common word (75 ms instead of 6).
  */
-function postgresMatches(db: Kysely<Database>, scope: NotesQuery, terms: string[], page: { limit: number; offset: number }): MatchingIds {
+function postgresMatches(db: Kysely<Database>, scope: NotesQuery, terms: string[], page: SearchPage): MatchingIds {
   const matching = scope.select('notes.id').where(sql<boolean>`notes.search_vector @@ to_tsquery('simple', ${tsQuery(terms)})`);
   const needed = page.offset + page.limit;
+  // The window of "recent" notes ends at the cursor, so that a deep page's first tier is as
+  // bounded as the first page's (RECENT_WINDOW ids), not empty.
+  const beforeId = page.beforeId ?? null;
+  const top = beforeId !== null ? sql<number>`cast(${beforeId} as integer)` : sql<number>`(select max(id) from notes)`;
   const recent = matching
-    .where(sql<boolean>`notes.id > (select max(id) from notes) - ${RECENT_WINDOW}`)
+    .where(sql<boolean>`notes.id > ${top} - ${RECENT_WINDOW}`)
     .orderBy('notes.id', 'desc')
     .limit(needed);
   const older = matching.orderBy(sql`notes.id + 0`, 'desc').limit(needed);

@@ -1,0 +1,67 @@
+import { type NoteRow, NoteDetailsReader } from './details.js';
+import { type ListKey, type NoteFilters, NotesRepository } from './repository.js';
+import { matchingNotesQuery } from './search.js';
+
+/** A note as the API shows it: the list's details with the whole content and the creation time. */
+export type FullNoteRow = NoteRow & { content: string; created_at: number };
+
+export interface FullNotePage {
+  notes: FullNoteRow[];
+  hasNext: boolean;
+}
+
+/**
+ * The JSON API's variants of the pages' scoped reads: the same visibility rules and the same
+ * queries (NotesRepository's), paged by a key (the API's cursor) instead of a page number, and
+ * with the whole note rather than the list's excerpt.
+ */
+export class NotesApiRepository extends NotesRepository {
+  /**
+   * listPageQuery for a page that starts after a note's ListKey rather than after a count of
+   * notes: each branch starts its index scan at the key ("keyset" paging), so a page costs the
+   * same however deep it is, and notes added meanwhile shift nothing.
+   */
+  listAfterQuery(userId: number, filters: NoteFilters, after: ListKey | null, size: number) {
+    return this.orderedQuery(userId, filters, { offset: 0, after, size });
+  }
+
+  /** listVisiblePage's notes and order: `size` notes after `after` (null: from the top). */
+  async listVisibleAfter(userId: number, filters: NoteFilters, after: ListKey | null, size: number): Promise<FullNotePage> {
+    const pageRows = (await this.listAfterQuery(userId, filters, after, size)).as('page');
+    const rows = await this.fullDetails()
+      .innerJoin(pageRows, 'page.id', 'notes.id')
+      .orderBy('page.is_pinned', 'desc')
+      .orderBy('page.priority', 'desc')
+      .orderBy('page.updated_at', 'desc')
+      .orderBy('page.id', 'desc')
+      .execute();
+    return { notes: rows.slice(0, size).map((row) => NoteDetailsReader.noteRow(row)), hasNext: rows.length > size };
+  }
+
+  /**
+   * searchVisiblePage's matches: `size` of them older than note `beforeId` (null: the newest).
+   * Search is newest first, by id (search.ts, not ranked), so the id alone places a page exactly.
+   */
+  async searchVisibleAfter(userId: number, terms: string[], filters: NoteFilters, beforeId: number | null, size: number): Promise<FullNotePage> {
+    const query = matchingNotesQuery(this.db, this.dialect, this.searchScope(userId, filters), terms, { limit: size + 1, offset: 0, beforeId });
+    if (!query) return { notes: [], hasNext: false };
+    const rows = await this.fullDetails().innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
+    return { notes: rows.slice(0, size).map((row) => NoteDetailsReader.noteRow(row)), hasNext: rows.length > size };
+  }
+
+  /**
+   * Inside a transaction: locks the user's own note until the transaction ends, so that what is
+   * read next is what the write will change (an If-Match check). PostgreSQL locks the row; on
+   * SQLite every transaction already holds the database's write lock (BEGIN IMMEDIATE). False
+   * when the user owns no such note.
+   */
+  async lockOwned(userId: number, id: number): Promise<boolean> {
+    let owned = this.ownedNotes(userId).select('notes.id').where('notes.id', '=', id);
+    if (this.dialect === 'postgres') owned = owned.forUpdate();
+    return (await owned.executeTakeFirst()) !== undefined;
+  }
+
+  private fullDetails() {
+    return this.details.query().select(['notes.content', 'notes.created_at']);
+  }
+}
