@@ -48,7 +48,7 @@ export class ApiClient {
       if (method !== 'GET' && csrf !== false) {
         sent['x-csrftoken'] = await browser.ensureCsrfCookie();
         sent.cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-        sent.origin = 'http://localhost';
+        sent.origin ??= 'http://localhost';
       }
     }
     if (body !== undefined) sent['content-type'] = 'application/json';

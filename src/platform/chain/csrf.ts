@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { Forbidden } from '../../errors.js';
 import { randomString } from '../passwords/passwords.js';
+import { isApiRequest } from '../api/layer.js';
 import { CSRF_FIELD, isUpload, leadingCsrfField } from '../uploads.js';
 
 // Django's CSRF protection: the `csrftoken` cookie holds a 32-character secret; forms carry a
@@ -143,8 +144,9 @@ export const csrfLayer = fp<{ config: Config }>(async (app, { config }) => {
   };
   // preValidation: after the body is parsed (the token may be a form field), before any handler.
   app.addHook('preValidation', (request, _reply, done) => {
-    // A bearer token is never sent by a browser on its own (platform/api/layer.ts): no forgery to stop.
-    if (SAFE_METHODS.has(request.method) || request.apiToken) return done();
+    // A bearer token is never sent by a browser on its own (platform/api/layer.ts), and an API
+    // request without a session carries no credentials to abuse (it is then a 401): no forgery to stop.
+    if (SAFE_METHODS.has(request.method) || request.apiToken || (!request.session && isApiRequest(request))) return done();
     const problem = originProblem(request, config);
     if (problem) return done(fail(request, problem));
     // An upload's body is not parsed ahead: its token is its first field (platform/uploads.ts).
