@@ -10,9 +10,16 @@ export interface OwnedListRepository<List, ItemInput> {
   readonly shares: SharesRepository;
   findOwnedList(userId: number, listId: number): Promise<List | undefined>;
   deleteOwnedList(userId: number, listId: number): Promise<boolean>;
-  insertItem(listId: number, input: ItemInput): Promise<void>;
+  /** The new item's id. */
+  insertItem(listId: number, input: ItemInput): Promise<number>;
   /** The item's list id, or undefined when the user owns no list holding such an item. */
   toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
+  /** Sets done (bought) rather than flipping it, for the API; the list id, or undefined like toggleOwnedItem. */
+  markOwnedItem(userId: number, itemId: number, done: boolean): Promise<number | undefined>;
+  /** Locks the owned list's row until the transaction ends (on PostgreSQL); false when the user owns no such list. */
+  lockOwnedList(userId: number, listId: number): Promise<boolean>;
+  /** Locks an item of an owned list likewise; false when there is no such item. */
+  lockOwnedItem(userId: number, itemId: number): Promise<boolean>;
   deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
   touchList(listId: number): Promise<void>;
 }
@@ -46,6 +53,18 @@ export abstract class OwnedListService<
     return list;
   }
 
+  /**
+   * For a read-check-write in one transaction (the API's If-Match): call it on a service built on
+   * that transaction; another transaction's change to the list then waits until this one ends.
+   */
+  async lockOwned(userId: number, listId: number): Promise<void> {
+    if (!(await this.lists.lockOwnedList(userId, listId))) throw new NotFound();
+  }
+
+  async lockOwnedItem(userId: number, itemId: number): Promise<void> {
+    if (!(await this.lists.lockOwnedItem(userId, itemId))) throw new NotFound();
+  }
+
   async delete(userId: number, listId: number): Promise<void> {
     if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
   }
@@ -64,12 +83,13 @@ export abstract class OwnedListService<
     return changeShare(this.lists.shares, list, body, notice ?? undefined);
   }
 
-  async addItem(userId: number, listId: number, input: ItemInput): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const lists = this.repository(trx);
+  /** Returns the new item's id. */
+  addItem(userId: number, listId: number, input: ItemInput): Promise<number> {
+    return this.transaction(async (lists) => {
       if (!(await lists.findOwnedList(userId, listId))) throw new NotFound();
-      await lists.insertItem(listId, input);
+      const itemId = await lists.insertItem(listId, input);
       await lists.touchList(listId);
+      return itemId;
     });
   }
 
@@ -78,17 +98,27 @@ export abstract class OwnedListService<
     return this.changeItem((lists) => lists.toggleOwnedItem(userId, itemId));
   }
 
+  /** Marks an item done (bought) or not; returns its list id. */
+  markItem(userId: number, itemId: number, done: boolean): Promise<number> {
+    return this.changeItem((lists) => lists.markOwnedItem(userId, itemId, done));
+  }
+
   deleteItem(userId: number, itemId: number): Promise<number> {
     return this.changeItem((lists) => lists.deleteOwnedItem(userId, itemId));
   }
 
   private changeItem(change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const lists = this.repository(trx);
+    return this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
       await lists.touchList(listId);
       return listId;
     });
+  }
+
+  /** `work` in a transaction of its own, or in the caller's when this service was built on one. */
+  private transaction<T>(work: (lists: Repository) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this.lists);
+    return this.db.transaction().execute((trx) => work(this.repository(trx)));
   }
 }

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
+import { forUpdateOnPostgres } from '../lists-sharing/row-lock.js';
 import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
@@ -12,6 +13,16 @@ export interface ShoppingListPageRows {
   list: ShoppingListWithNames;
   items: ShoppingItem[];
   /** Who the list is shared with; empty unless the caller owns it. */
+  sharedWith: SharedUser[];
+}
+
+export type ShoppingItemPrice = Pick<ShoppingItem, 'quantity_milli' | 'estimated_price_cents' | 'is_bought'>;
+
+/** A list as the API's collection shows it: without its items, but with the estimated total's part. */
+export interface ShoppingListSummaryRows {
+  list: ShoppingListWithNames;
+  /** The items not yet bought, what the estimated total is made of. */
+  toBuy: ShoppingItemPrice[];
   sharedWith: SharedUser[];
 }
 
@@ -85,6 +96,61 @@ export class ShoppingRepository {
     return { list, items: parseJsonRows<ShoppingItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
   }
 
+  /**
+   * A page of the lists the user may read, most recently changed first (the index's order), after
+   * the list whose [updated_at, id] is `after`, with the items still to buy (for the estimated
+   * total); for the API, which pages through them.
+   */
+  async visibleListsAfter(userId: number, after: readonly [number, number] | null, limit: number): Promise<ShoppingListSummaryRows[]> {
+    let query = this.visibleWithNames(userId).select((eb) => [
+      jsonRowsFrom(
+        this.db,
+        eb
+          .selectFrom('shopping_items')
+          .select(['shopping_items.quantity_milli', 'shopping_items.estimated_price_cents', 'shopping_items.is_bought'])
+          .whereRef('shopping_items.list_id', '=', 'shopping_lists.id')
+          .where('shopping_items.is_bought', '=', 0),
+      ).as('to_buy'),
+      this.shares.sharedUsersForOwner(userId).as('shared_with'),
+    ]);
+    if (after) {
+      const [updatedAt, id] = after;
+      query = query.where((eb) =>
+        eb.or([eb('shopping_lists.updated_at', '<', updatedAt), eb.and([eb('shopping_lists.updated_at', '=', updatedAt), eb('shopping_lists.id', '<', id)])]),
+      );
+    }
+    const rows = await query.orderBy('shopping_lists.updated_at', 'desc').orderBy('shopping_lists.id', 'desc').limit(limit).execute();
+    return rows.map(({ to_buy, shared_with, ...list }) => ({
+      list,
+      toBuy: parseJsonRows<ShoppingItemPrice>(to_buy),
+      sharedWith: parseJsonRows<SharedUser>(shared_with),
+    }));
+  }
+
+  /** An item of a list the user may read. */
+  findVisibleItem(userId: number, itemId: number): Promise<ShoppingItem | undefined> {
+    return this.db
+      .selectFrom('shopping_items')
+      .selectAll()
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.visibleLists(userId).select('shopping_lists.id'))
+      .executeTakeFirst();
+  }
+
+  async lockOwnedList(userId: number, listId: number): Promise<boolean> {
+    const query = this.ownedLists(userId).select('shopping_lists.id').where('shopping_lists.id', '=', listId);
+    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+  }
+
+  async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
+    const query = this.db
+      .selectFrom('shopping_items')
+      .select('shopping_items.id')
+      .where('shopping_items.id', '=', itemId)
+      .where('shopping_items.list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'));
+    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+  }
+
   findOwnedList(userId: number, listId: number): Promise<ShoppingList | undefined> {
     return this.ownedLists(userId).selectAll('shopping_lists').where('shopping_lists.id', '=', listId).executeTakeFirst();
   }
@@ -136,8 +202,8 @@ export class ShoppingRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async insertItem(listId: number, input: ShoppingItemInput, now = Date.now()): Promise<void> {
-    await this.db
+  async insertItem(listId: number, input: ShoppingItemInput, now = Date.now()): Promise<number> {
+    const row = await this.db
       .insertInto('shopping_items')
       .values({
         list_id: listId,
@@ -147,7 +213,9 @@ export class ShoppingRepository {
         estimated_price_cents: input.estimated_price,
         created_at: now,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   /** Flips "bought" on an item of a list the user owns, in one scoped statement; its list id, or undefined. */
@@ -155,6 +223,18 @@ export class ShoppingRepository {
     const row = await this.db
       .updateTable('shopping_items')
       .set({ is_bought: sql<number>`1 - is_bought` })
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .returning('list_id')
+      .executeTakeFirst();
+    return row?.list_id;
+  }
+
+  /** Sets "bought" on an item of a list the user owns, scoped like toggleOwnedItem; its list id, or undefined. */
+  async markOwnedItem(userId: number, itemId: number, bought: boolean): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('shopping_items')
+      .set({ is_bought: bought ? 1 : 0 })
       .where('id', '=', itemId)
       .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
       .returning('list_id')

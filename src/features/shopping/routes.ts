@@ -4,6 +4,7 @@ import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { shoppingApi } from './api.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
@@ -97,4 +98,6 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     request.flash('Item deleted.');
     return reply.redirect(`/shopping/${listId}/`, 302);
   });
+
+  shoppingApi(app, { db: services.db, notifications: services.notifications });
 };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ShoppingList } from '../../db/schema.js';
+import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { SHOPPING } from './views.js';
@@ -35,6 +35,18 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
       const detail = row.store_name ? `${row.store_name} · ${contents}` : contents;
       return { id: row.id, title: row.title, owner_id: row.owner_id, owner_name: row.owner_name, group_name: row.group_name, share_count: Number(row.share_count), detail };
     });
+  }
+
+  /** A page of the lists the user may read, after the one whose [updated_at, id] is `after` (the API's collection). */
+  listsAfter(userId: number, after: readonly [number, number] | null, limit: number) {
+    return this.lists.visibleListsAfter(userId, after, limit);
+  }
+
+  /** An item of a list the user may read. */
+  async item(userId: number, itemId: number): Promise<ShoppingItem> {
+    const item = await this.lists.findVisibleItem(userId, itemId);
+    if (!item) throw new NotFound();
+    return item;
   }
 
   async page(userId: number, listId: number): Promise<ShoppingPage> {

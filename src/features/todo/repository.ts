@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, TodoItem, TodoList } from '../../db/schema.js';
+import { forUpdateOnPostgres } from '../lists-sharing/row-lock.js';
 import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
@@ -61,6 +62,49 @@ export class TodoRepository {
     if (!row) return undefined;
     const { items, shared_with, ...list } = row;
     return { list, items: parseJsonRows<TodoItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+  }
+
+  /**
+   * A page of the lists the user may read, most recently changed first (the index's order), after
+   * the list whose [updated_at, id] is `after`; for the API, which pages through them.
+   */
+  async visibleListsAfter(userId: number, after: readonly [number, number] | null, limit: number): Promise<(TodoListWithOwner & { sharedWith: SharedUser[] })[]> {
+    let query = this.visibleLists(userId)
+      .innerJoin('users', 'users.id', 'todo_lists.owner_id')
+      .selectAll('todo_lists')
+      .select(['users.username as owner_name', this.shares.sharedUsersForOwner(userId).as('shared_with')]);
+    if (after) {
+      const [updatedAt, id] = after;
+      query = query.where((eb) =>
+        eb.or([eb('todo_lists.updated_at', '<', updatedAt), eb.and([eb('todo_lists.updated_at', '=', updatedAt), eb('todo_lists.id', '<', id)])]),
+      );
+    }
+    const rows = await query.orderBy('todo_lists.updated_at', 'desc').orderBy('todo_lists.id', 'desc').limit(limit).execute();
+    return rows.map(({ shared_with, ...list }) => ({ ...list, sharedWith: parseJsonRows<SharedUser>(shared_with) }));
+  }
+
+  /** An item of a list the user may read. */
+  findVisibleItem(userId: number, itemId: number): Promise<TodoItem | undefined> {
+    return this.db
+      .selectFrom('todo_items')
+      .selectAll()
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
+      .executeTakeFirst();
+  }
+
+  async lockOwnedList(userId: number, listId: number): Promise<boolean> {
+    const query = this.ownedLists(userId).select('todo_lists.id').where('todo_lists.id', '=', listId);
+    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+  }
+
+  async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
+    const query = this.db
+      .selectFrom('todo_items')
+      .select('todo_items.id')
+      .where('todo_items.id', '=', itemId)
+      .where('todo_items.list_id', 'in', this.ownedLists(userId).select('todo_lists.id'));
+    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
   }
 
   findOwnedList(userId: number, listId: number): Promise<TodoList | undefined> {
@@ -129,17 +173,19 @@ export class TodoRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async insertItem(listId: number, input: TodoItemInput, now = Date.now()): Promise<void> {
+  async insertItem(listId: number, input: TodoItemInput, now = Date.now()): Promise<number> {
     const last = await this.db
       .selectFrom('todo_items')
       .select((eb) => eb.fn.max('position').as('position'))
       .where('list_id', '=', listId)
       .executeTakeFirst();
     const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
-    await this.db
+    const row = await this.db
       .insertInto('todo_items')
       .values({ list_id: listId, text: input.text, due_date: input.due_date, position, created_at: now })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   /** Flips an item of a list the user owns, in one scoped statement; its list id, or undefined. */
@@ -147,6 +193,18 @@ export class TodoRepository {
     const row = await this.db
       .updateTable('todo_items')
       .set({ is_done: sql<number>`1 - is_done` })
+      .where('id', '=', itemId)
+      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .returning('list_id')
+      .executeTakeFirst();
+    return row?.list_id;
+  }
+
+  /** Sets done on an item of a list the user owns, scoped like toggleOwnedItem; its list id, or undefined. */
+  async markOwnedItem(userId: number, itemId: number, done: boolean): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('todo_items')
+      .set({ is_done: done ? 1 : 0 })
       .where('id', '=', itemId)
       .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
       .returning('list_id')

@@ -4,6 +4,7 @@ import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { todoApi } from './api.js';
 import { todoItemForm, todoListForm } from './forms.js';
 import { TodoService } from './service.js';
 import { TODO, TodoFormPage, TodoListPage } from './views.js';
@@ -88,4 +89,6 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     request.flash('Item deleted.');
     return reply.redirect(`/todo/${listId}/`, 302);
   });
+
+  todoApi(app, { db: services.db, notifications: services.notifications });
 };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, TodoList } from '../../db/schema.js';
+import type { Database, TodoItem, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { TODO } from './views.js';
@@ -22,6 +22,18 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
 
   index(userId: number): Promise<ListSummary[]> {
     return this.lists.summaries(userId);
+  }
+
+  /** A page of the lists the user may read, after the one whose [updated_at, id] is `after` (the API's collection). */
+  listsAfter(userId: number, after: readonly [number, number] | null, limit: number) {
+    return this.lists.visibleListsAfter(userId, after, limit);
+  }
+
+  /** An item of a list the user may read. */
+  async item(userId: number, itemId: number): Promise<TodoItem> {
+    const item = await this.lists.findVisibleItem(userId, itemId);
+    if (!item) throw new NotFound();
+    return item;
   }
 
   async page(userId: number, listId: number): Promise<TodoPage> {

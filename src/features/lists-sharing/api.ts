@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../../platform/api/layer.js';
+import { apiRoute, checkIfMatch, decodeCursor, encodeCursor } from '../../platform/api/routes.js';
+import { MAX_ID } from '../../platform/ids.js';
+import type { FormErrors } from '../../platform/views/forms.js';
+import { type ShareOutcome, type SharedUser, shareForm } from './sharing.js';
+
+// What the to-do and shopping APIs have in common: the share, the owner's deletes, paging of
+// lists, and the If-Match read-check-write. Each kind's api.ts adds its own fields.
+
+/**
+ * A path id: digits naming a row of an `integer` column. Anything else (`1e3`, ` 7`, a number past
+ * the column's range, which PostgreSQL would refuse with an error) names nothing: the same 404.
+ */
+export const idParams = z.object({
+  pk: z
+    .string()
+    .regex(/^[0-9]{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_ID)),
+});
+
+export const timestamp = z.string().describe('ISO 8601, UTC.');
+
+export const isoTime = (milliseconds: number) => new Date(milliseconds).toISOString();
+
+const READ_ONLY = 'Lists are shared read-only for now: the tick permission is not available yet.';
+
+/**
+ * What a share (or a shopping list's group) allows. Only `read` exists in the pages and the
+ * tables today; `tick` (PRODUCT.md) is refused with a 400 rather than accepted and ignored.
+ */
+export const permission = z.enum(['read'], { error: READ_ONLY }).describe('`read`: may read the list. (`tick` is not available yet.)');
+
+export const shareJson = z.object({ username: z.string(), permission });
+
+export const sharesJson = z.array(shareJson).nullable().describe('Who the list is shared with: shown to its owner only, null for anyone else.');
+
+/** Who a list is shared with, for its owner only, as the page shows it. */
+export function sharesOf(list: { owner_id: number }, userId: number, sharedWith: SharedUser[]) {
+  return list.owner_id === userId ? sharedWith.map((user) => ({ username: user.username, permission: 'read' as const })) : null;
+}
+
+export const shareBody = z
+  .object({
+    username: shareForm.shape.username,
+    action: shareForm.shape.action,
+    permission: permission.optional(),
+  })
+  .strict();
+
+/** A form's errors (from a service) as the API's 400, with the same messages per field. */
+export function invalid(errors: FormErrors): never {
+  throw new ApiError(400, 'invalid', 'The request body is not valid.', errors);
+}
+
+// Lists are paged by the index's order, most recently changed first: [updated_at, id] is unique.
+const listCursor = z.tuple([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.number().int().min(1).max(MAX_ID)]);
+
+/** Where a page of lists starts: after the list a cursor names, or at the first. */
+export function listsAfter(cursor: string | undefined): [number, number] | null {
+  return cursor === undefined ? null : decodeCursor(cursor, listCursor);
+}
+
+/** A page from `limit + 1` rows: the first `limit`, and the cursor of the next page if there is one. */
+export function pageRows<Row>(rows: Row[], limit: number, keyOf: (row: Row) => { updated_at: number; id: number }) {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const cursor = rows.length > limit && last ? encodeCursor([keyOf(last).updated_at, keyOf(last).id]) : null;
+  return { rows: page, cursor };
+}
+
+/**
+ * An update that honours If-Match without a race: in one transaction, lock the row, read it as
+ * GET shows it, check the client's ETag against that, write, and read it back. A second writer
+ * waits on the lock, then finds the object changed and answers 412.
+ */
+export function checkedChange<Service, T>(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  steps: {
+    on: (trx: Kysely<Database>) => Service;
+    lock: (service: Service) => Promise<void>;
+    read: (service: Service) => Promise<T>;
+    write: (service: Service, current: T) => Promise<void>;
+  },
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const service = steps.on(trx);
+    await steps.lock(service);
+    const current = await steps.read(service);
+    checkIfMatch(request, current);
+    await steps.write(service, current);
+    return steps.read(service);
+  });
+}
+
+/** The owner's changes both kinds of list have, with the same signatures (OwnedListService). */
+interface OwnerActions {
+  delete(userId: number, listId: number): Promise<void>;
+  share(userId: number, listId: number, body: unknown, sharedBy?: string): Promise<ShareOutcome>;
+  deleteItem(userId: number, itemId: number): Promise<number>;
+}
+
+/** `DELETE <base>/:pk/`, `POST <base>/:pk/share/` and `DELETE <base>/items/:pk/`, the same for both kinds. */
+export function ownerActionsApi<Detail>(
+  app: FastifyInstance,
+  kind: { tag: string; base: string; noun: string; service: OwnerActions; detail: (userId: number, listId: number) => Promise<Detail>; response: z.ZodType<Detail> },
+): void {
+  const { tag, base, noun, service } = kind;
+  apiRoute(app, {
+    method: 'DELETE',
+    path: `${base}/:pk/`,
+    tag,
+    summary: `Delete a ${noun} with its items and shares (owner only).`,
+    params: idParams,
+    status: 204,
+    errors: [403, 404],
+    handler: async ({ user, params }) => service.delete(user.id, params.pk),
+  });
+  apiRoute(app, {
+    method: 'POST',
+    path: `${base}/:pk/share/`,
+    tag,
+    summary: `Share a ${noun} with a user, or stop sharing it (owner only); answers the list.`,
+    params: idParams,
+    body: shareBody,
+    response: kind.response,
+    errors: [403, 404],
+    handler: async ({ user, params, body }) => {
+      const outcome = await service.share(user.id, params.pk, { username: body.username, action: body.action }, user.username);
+      if (!outcome.ok) invalid(outcome.errors);
+      return kind.detail(user.id, params.pk);
+    },
+  });
+  apiRoute(app, {
+    method: 'DELETE',
+    path: `${base}/items/:pk/`,
+    tag,
+    summary: `Delete an item of a ${noun} (owner only).`,
+    params: idParams,
+    status: 204,
+    errors: [403, 404],
+    handler: async ({ user, params }) => {
+      await service.deleteItem(user.id, params.pk);
+    },
+  });
+}

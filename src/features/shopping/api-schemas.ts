@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { ShoppingItem } from '../../db/schema.js';
+import { MAX_ID } from '../../platform/ids.js';
+import { isoTime, permission, sharesJson, sharesOf, timestamp } from '../lists-sharing/api.js';
+import type { SharedUser } from '../lists-sharing/sharing.js';
+import { STORE_MAX, UNIT_MAX, shoppingItemForm, shoppingListForm } from './forms.js';
+import { type Parsed, estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
+import type { ShoppingItemPrice, ShoppingListWithNames } from './repository.js';
+
+// The JSON of shopping lists and items: the form fields' names (forms.ts, with its messages).
+// Prices and quantities are exact decimal text ("2.49", "1.5"), as the forms take them, never
+// binary floating point; a JSON number is accepted on the way in and read as its decimal text.
+
+const decimalText = z.string().describe('Exact decimal text.');
+
+export const shoppingItemJson = z.object({
+  id: z.number().int(),
+  list: z.number().int().describe('The id of the list it is on.'),
+  name: z.string(),
+  quantity: decimalText,
+  unit: z.string(),
+  estimated_price: decimalText.nullable().describe('The price of one unit, or null when unknown.'),
+  is_bought: z.boolean(),
+  created_at: timestamp,
+});
+
+export const shoppingListJson = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  store_name: z.string(),
+  group: z.number().int().nullable().describe('The id of the group whose members read it, or null.'),
+  group_permission: permission.nullable().describe('What the group may do: `read`; null without a group.'),
+  owner: z.string().describe('The username of its owner.'),
+  shares: sharesJson,
+  estimated_total: decimalText.describe('Price times quantity over the items not yet bought, rounded to a cent.'),
+  unpriced_items: z.number().int().describe('Items not yet bought without a price, left out of the total.'),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const shoppingListDetailJson = shoppingListJson.extend({
+  items: z.array(shoppingItemJson).describe('Items still to buy first, then bought ones, each in the order they were added.'),
+});
+
+export type ShoppingListDetailJson = z.infer<typeof shoppingListDetailJson>;
+
+const GROUP_CHOICE = 'Choose one of your groups, or none.';
+const group = z.number({ error: GROUP_CHOICE }).int(GROUP_CHOICE).min(1, GROUP_CHOICE).max(MAX_ID, GROUP_CHOICE).nullable().describe('A group you belong to, or null.');
+const storeName = z.string().trim().max(STORE_MAX, `Store names have at most ${STORE_MAX} characters.`);
+
+export const shoppingListBody = z
+  .object({ title: shoppingListForm.shape.title, store_name: storeName.default(''), group: group.default(null), group_permission: permission.optional() })
+  .strict();
+
+/** Only the fields sent change. */
+export const shoppingListPatch = z
+  .object({ title: shoppingListForm.shape.title.optional(), store_name: storeName.optional(), group: group.optional(), group_permission: permission.optional() })
+  .strict();
+
+/** A decimal as text or a JSON number, parsed exactly by `parse`; absent, null or '' is `whenEmpty`. */
+function decimal<Empty extends number | null>(parse: (text: string) => Parsed, whenEmpty: Empty) {
+  return z
+    .union([z.string(), z.number()], { error: 'Enter a number.' })
+    .nullable()
+    .optional()
+    .transform((value, ctx): number | Empty => {
+      const text = value === null || value === undefined ? '' : String(value).trim();
+      if (text === '') return whenEmpty;
+      const parsed = parse(text);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.message });
+      return z.NEVER;
+    });
+}
+
+export const shoppingItemBody = z
+  .object({
+    name: shoppingItemForm.shape.name,
+    quantity: decimal(parseQuantity, 1000).describe('How many, more than zero, up to 3 decimal places; 1 when absent.'),
+    unit: z.string().trim().max(UNIT_MAX, `Units have at most ${UNIT_MAX} characters.`).default(''),
+    estimated_price: decimal(parseMoney, null).describe('The price of one unit, up to 2 decimal places, or null.'),
+  })
+  .strict();
+
+export const shoppingItemPatch = z.object({ is_bought: z.boolean({ error: 'Send true or false.' }) }).strict();
+
+export function shoppingItemOut(
+  item: Pick<ShoppingItem, 'id' | 'list_id' | 'name' | 'quantity_milli' | 'unit' | 'estimated_price_cents' | 'is_bought' | 'created_at'>,
+): z.infer<typeof shoppingItemJson> {
+  return {
+    id: item.id,
+    list: item.list_id,
+    name: item.name,
+    quantity: formatQuantity(item.quantity_milli),
+    unit: item.unit,
+    estimated_price: item.estimated_price_cents === null ? null : formatCents(item.estimated_price_cents),
+    is_bought: item.is_bought === 1,
+    created_at: isoTime(item.created_at),
+  };
+}
+
+/** The list without its items; `priced` holds at least every item not yet bought (the total's part). */
+export function shoppingListOut(list: ShoppingListWithNames, userId: number, sharedWith: SharedUser[], priced: ShoppingItemPrice[]): z.infer<typeof shoppingListJson> {
+  const total = estimatedTotal(priced);
+  return {
+    id: list.id,
+    title: list.title,
+    store_name: list.store_name,
+    group: list.group_id,
+    group_permission: list.group_id === null ? null : 'read',
+    owner: list.owner_name,
+    shares: sharesOf(list, userId, sharedWith),
+    estimated_total: formatCents(total.cents),
+    unpriced_items: total.unpriced,
+    created_at: isoTime(list.created_at),
+    updated_at: isoTime(list.updated_at),
+  };
+}
