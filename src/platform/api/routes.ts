@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthUser } from '../chain/authentication.js';
+import { MAX_ID } from '../ids.js';
 import { ApiError } from './layer.js';
 
 // One declaration per API operation: the schemas that validate its input are the ones the
@@ -116,8 +117,11 @@ export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperati
   for (const url of [operation.path, ...(operation.aliases ?? [])]) app.route({ method: operation.method, url, handler });
 }
 
-/** A path id: a positive integer, else the path names nothing (404). */
-export const pkParams = z.object({ pk: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/**
+ * A path id: a positive integer within the id columns' range (platform/ids.ts: a larger one is an
+ * error on PostgreSQL, a 500), else the path names nothing (404).
+ */
+export const pkParams = z.object({ pk: z.coerce.number().int().positive().max(MAX_ID) });
 
 const CURSOR_LIMIT = 500;
 
