@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ApiResponse, createToken, results } from '../../../test/api.js';
 import { type TestApp, TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { createNote, createNotebook, findNote } from '../../../test/notes-factories.js';
+import { racingOnLockedRow } from '../../../test/row-lock.js';
 import type { User } from '../../db/schema.js';
 import { encodeCursor } from '../../platform/api/routes.js';
 
@@ -161,6 +162,17 @@ describe('PATCH /api/v1/notebooks/:pk/', () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.headers.etag).not.toBe(fresh.headers.etag);
     expect(await findNotebook(notebook.id)).toMatchObject({ title: 'Mine' });
+  });
+
+  it('of two updates at once with the same If-Match, one wins and the other gets 412', async () => {
+    const { owner, api } = await people();
+    const notebook = await notebookOf(owner);
+    const etag = String((await api.get(`/api/v1/notebooks/${notebook.id}/`)).headers.etag);
+    const answers = await racingOnLockedRow(t, 'notebooks', notebook.id, () =>
+      Promise.all(['first', 'second'].map((title) => api.patch(`/api/v1/notebooks/${notebook.id}/`, { title }, { headers: { 'if-match': etag } }))),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 412]);
+    expect((await findNotebook(notebook.id))!.title).toBe(answers.find((answer) => answer.statusCode === 200)!.data.title);
   });
 
   it('refuses a read-only token (403), a co-member and a stranger (404), and bad bodies (400), changing nothing', async () => {
