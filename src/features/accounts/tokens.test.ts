@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createToken } from '../../../test/api.js';
 import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
 import { TOKEN_PATTERN, hashToken } from '../../platform/api/tokens.js';
+import { racingOnLockedTable } from '../../../test/row-lock.js';
 import { MAX_TOKENS_PER_USER } from './tokens-repository.js';
 
 // The access tokens page: a token is shown once, in the answer that made it; only its hash is kept.
@@ -74,7 +75,7 @@ describe('creating a token', () => {
   it(`refuses a token past ${MAX_TOKENS_PER_USER} per user (400), also when asked for at once`, async () => {
     const { user, browser } = await loggedIn(t);
     for (let i = 0; i < MAX_TOKENS_PER_USER - 2; i += 1) await createToken(t.db, user, 'read', `t${i}`);
-    const answers = await Promise.all([1, 2, 3, 4].map(() => createOnPage(browser, { name: 'one more', scope: 'read' })));
+    const answers = await racingOnLockedTable(t, 'access_tokens', () => Promise.all([1, 2, 3, 4].map(() => createOnPage(browser, { name: 'one more', scope: 'read' }))));
     expect(answers.map((answer) => answer.response.statusCode).sort()).toEqual([200, 200, 400, 400]);
     expect(answers.filter((answer) => answer.token !== undefined)).toHaveLength(2);
     expect(answers.find((answer) => answer.response.statusCode === 400)!.response.body).toContain('the most one account may hold');
