@@ -15,3 +15,12 @@ export async function lockKeys(trx: Kysely<Database>, keys: string[]): Promise<v
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   }
 }
+
+/**
+ * The rows a select reads, locked until the transaction ends (`for update` on PostgreSQL), so a
+ * check made on them (an If-Match) still holds when the transaction writes. SQLite needs nothing,
+ * as above: the transaction already holds the one write lock.
+ */
+export function lockedForUpdate<Q extends { forUpdate(): Q }>(trx: Kysely<Database>, query: Q): Q {
+  return trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+}

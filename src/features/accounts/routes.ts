@@ -10,6 +10,7 @@ import { meApi } from './me-api.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
 import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
+import { tokensRoutes } from './tokens-routes.js';
 import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
 import { AccountPage, LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
@@ -164,4 +165,5 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
 
   meApi(app);
   await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN });
+  await tokensRoutes(app, { db: services.db });
 };

@@ -197,6 +197,7 @@ export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; va
           <li><a href="/accounts/sessions/">Where you are logged in</a></li>
           <li><a href="/accounts/password_change/">Change your password</a></li>
           <li><a href="/accounts/2fa/">Two-factor sign-in</a></li>
+          <li><a href="/accounts/tokens/">Access tokens</a> for scripts using the API</li>
           <li><a href="/accounts/export/">Download your data</a> (a zip of Markdown files) · <a href="/accounts/import/">Import notes</a></li>
           <li><a href="/accounts/delete/">Delete your account</a></li>
         </ul>

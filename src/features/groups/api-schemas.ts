@@ -1,26 +1,10 @@
 import { z } from 'zod';
 import { ApiError } from '../../platform/api/layer.js';
-import { decodeCursor } from '../../platform/api/routes.js';
-import { MAX_ID, parseId } from '../../platform/ids.js';
+import { decodeCursor, pathIdSchema as pathId } from '../../platform/api/routes.js';
+import { MAX_ID } from '../../platform/ids.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
 // The JSON shapes of groups, members and chat messages (PRODUCT.md sections 4 and 4b).
-
-/**
- * A path id as the pages read one (platform/ids.ts): digits within the column's range, so that
- * `1e3`, `0x10` or an id past 32 bits (an error on PostgreSQL, not an empty result) is a 404.
- */
-const pathId = z
-  .string()
-  .regex(/^[0-9]{1,10}$/)
-  .transform((raw, ctx) => {
-    const id = parseId(raw);
-    if (id === null) {
-      ctx.addIssue({ code: 'custom', message: 'Not an id.' });
-      return z.NEVER;
-    }
-    return id;
-  });
 
 export const groupParams = z.object({ pk: pathId.describe('The group id.') });
 export const memberParams = z.object({ pk: pathId.describe('The group id.'), userPk: pathId.describe('The member’s user id.') });

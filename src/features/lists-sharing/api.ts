@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../../platform/api/layer.js';
-import { apiRoute, checkIfMatch, decodeCursor, encodeCursor } from '../../platform/api/routes.js';
+import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, pkParams } from '../../platform/api/routes.js';
 import { MAX_ID } from '../../platform/ids.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { type ShareOutcome, type SharedUser, shareForm } from './sharing.js';
@@ -11,17 +11,8 @@ import { type ShareOutcome, type SharedUser, shareForm } from './sharing.js';
 // What the to-do and shopping APIs have in common: the share, the owner's deletes, paging of
 // lists, and the If-Match read-check-write. Each kind's api.ts adds its own fields.
 
-/**
- * A path id: digits naming a row of an `integer` column. Anything else (`1e3`, ` 7`, a number past
- * the column's range, which PostgreSQL would refuse with an error) names nothing: the same 404.
- */
-export const idParams = z.object({
-  pk: z
-    .string()
-    .regex(/^[0-9]{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_ID)),
-});
+/** A list's or item's id in the path (the platform's path id). */
+export const idParams = pkParams;
 
 export const timestamp = z.string().describe('ISO 8601, UTC.');
 

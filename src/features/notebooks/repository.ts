@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { lockedForUpdate } from '../../db/locks.js';
 import type { Database, Notebook } from '../../db/schema.js';
 
 export type NotebookFields = Pick<Notebook, 'title' | 'description' | 'color'>;
@@ -25,8 +26,17 @@ export class NotebooksRepository {
     return this.db.selectFrom('notebooks').select(['id', 'title']).where('owner_id', '=', ownerId).orderBy(sql`lower(title)`).orderBy('id').execute();
   }
 
-  findOwned(ownerId: number, id: number): Promise<Notebook | undefined> {
-    return this.db.selectFrom('notebooks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  /** `lock`: in a transaction, keeps the row as read until it ends (an API update's If-Match). */
+  findOwned(ownerId: number, id: number, { lock = false } = {}): Promise<Notebook | undefined> {
+    const query = this.db.selectFrom('notebooks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id);
+    return (lock ? lockedForUpdate(this.db, query) : query).executeTakeFirst();
+  }
+
+  /** A page of the owner's notebooks in id order, after `afterId`: keyset paging for the API. */
+  pageOwned(ownerId: number, afterId: number | null, limit: number): Promise<Notebook[]> {
+    let query = this.db.selectFrom('notebooks').selectAll().where('owner_id', '=', ownerId);
+    if (afterId !== null) query = query.where('id', '>', afterId);
+    return query.orderBy('id').limit(limit).execute();
   }
 
   insert(ownerId: number, fields: NotebookFields, now = Date.now()): Promise<Notebook> {

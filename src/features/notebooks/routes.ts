@@ -7,6 +7,7 @@ import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
 import { NotesRepository } from '../notes/repository.js';
+import { notebooksApi } from './api.js';
 import { notebookForm } from './forms.js';
 import { NotebooksRepository } from './repository.js';
 import { NotebookDetailPage, NotebookFormPage, NotebookListPage } from './views.js';
@@ -77,4 +78,6 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
     request.flash('Notebook deleted; its notes are kept.');
     return reply.redirect('/notebooks/', 302);
   });
+
+  notebooksApi(app, { db });
 };

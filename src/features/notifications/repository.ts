@@ -13,6 +13,8 @@ export interface NotificationRow {
   read_at: number | null;
 }
 
+const COLUMNS = ['id', 'kind', 'text', 'link', 'created_at', 'read_at'] as const;
+
 export interface NotificationPage {
   notifications: NotificationRow[];
   page: number;
@@ -27,13 +29,25 @@ export class NotificationsRepository {
   async page(userId: number, page: number): Promise<NotificationPage> {
     const rows = await this.db
       .selectFrom('notifications')
-      .select(['id', 'kind', 'text', 'link', 'created_at', 'read_at'])
+      .select(COLUMNS)
       .where('user_id', '=', userId)
       .orderBy('id', 'desc')
       .limit(PAGE_SIZE + 1)
       .offset((page - 1) * PAGE_SIZE)
       .execute();
     return { notifications: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
+  }
+
+  /** A page of the API's list: newest first, older than `beforeId`, only unread ones if asked; on the same indexes. */
+  pageBefore(userId: number, { beforeId, unreadOnly }: { beforeId: number | null; unreadOnly: boolean }, limit: number): Promise<NotificationRow[]> {
+    let query = this.db.selectFrom('notifications').select(COLUMNS).where('user_id', '=', userId);
+    if (beforeId !== null) query = query.where('id', '<', beforeId);
+    if (unreadOnly) query = query.where('read_at', 'is', null);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  findOwned(userId: number, id: number): Promise<NotificationRow | undefined> {
+    return this.db.selectFrom('notifications').select(COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   }
 
   /**

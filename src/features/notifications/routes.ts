@@ -4,6 +4,7 @@ import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
+import { notificationsApi } from './api.js';
 import { NotificationsRepository } from './repository.js';
 import { BellSockets, CLOSE_NO_ACCESS } from './sockets.js';
 import { NotificationsPage, pageUrl } from './views.js';
@@ -32,6 +33,7 @@ export const notificationsFeature: FastifyPluginAsync<Services> = async (app, { 
     onError: (error) => app.log.error({ err: error }, 'notification count failed'),
   });
   app.addHook('onClose', async () => bells.close());
+  notificationsApi(app, { db, notifications });
 
   app.get<{ Querystring: { page?: string | string[] } }>('/notifications/', async (request, reply) => {
     const raw = request.query.page;

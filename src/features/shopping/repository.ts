@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
-import { forUpdateOnPostgres } from '../lists-sharing/row-lock.js';
+import { lockedForUpdate } from '../../db/locks.js';
 import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
@@ -139,7 +139,7 @@ export class ShoppingRepository {
 
   async lockOwnedList(userId: number, listId: number): Promise<boolean> {
     const query = this.ownedLists(userId).select('shopping_lists.id').where('shopping_lists.id', '=', listId);
-    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+    return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
   async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
@@ -148,7 +148,7 @@ export class ShoppingRepository {
       .select('shopping_items.id')
       .where('shopping_items.id', '=', itemId)
       .where('shopping_items.list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'));
-    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+    return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
   findOwnedList(userId: number, listId: number): Promise<ShoppingList | undefined> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { lockedForUpdate } from '../../db/locks.js';
 import type { Database, Tag } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
@@ -13,8 +14,17 @@ export class TagsRepository {
     return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy('name_key').orderBy('id').execute();
   }
 
-  findOwned(ownerId: number, id: number): Promise<Tag | undefined> {
-    return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  /** `lock`: in a transaction, keeps the row as read until it ends (an API update's If-Match). */
+  findOwned(ownerId: number, id: number, { lock = false } = {}): Promise<Tag | undefined> {
+    const query = this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).where('id', '=', id);
+    return (lock ? lockedForUpdate(this.db, query) : query).executeTakeFirst();
+  }
+
+  /** A page of the owner's tags in id order, after `afterId`: keyset paging for the API. */
+  pageOwned(ownerId: number, afterId: number | null, limit: number): Promise<Tag[]> {
+    let query = this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId);
+    if (afterId !== null) query = query.where('id', '>', afterId);
+    return query.orderBy('id').limit(limit).execute();
   }
 
   /** The ids among `ids` that are the owner's own tags. */

@@ -4,6 +4,7 @@ import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
+import { tagsApi } from './api.js';
 import { tagForm } from './forms.js';
 import { TagsService } from './service.js';
 import { TagFormPage, TagListPage } from './views.js';
@@ -66,4 +67,6 @@ export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => 
     request.flash('Tag deleted.');
     return reply.redirect('/tags/', 302);
   });
+
+  tagsApi(app, { db });
 };

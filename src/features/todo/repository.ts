@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, TodoItem, TodoList } from '../../db/schema.js';
-import { forUpdateOnPostgres } from '../lists-sharing/row-lock.js';
+import { lockedForUpdate } from '../../db/locks.js';
 import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
@@ -95,7 +95,7 @@ export class TodoRepository {
 
   async lockOwnedList(userId: number, listId: number): Promise<boolean> {
     const query = this.ownedLists(userId).select('todo_lists.id').where('todo_lists.id', '=', listId);
-    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+    return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
   async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
@@ -104,7 +104,7 @@ export class TodoRepository {
       .select('todo_items.id')
       .where('todo_items.id', '=', itemId)
       .where('todo_items.list_id', 'in', this.ownedLists(userId).select('todo_lists.id'));
-    return (await forUpdateOnPostgres(this.db, query).executeTakeFirst()) !== undefined;
+    return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
   findOwnedList(userId: number, listId: number): Promise<TodoList | undefined> {

@@ -118,10 +118,17 @@ export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperati
 }
 
 /**
- * A path id: a positive integer within the id columns' range (32-bit on PostgreSQL, where a
- * larger number in a query is an error, a 500), else the path names nothing (404).
+ * A path id as the pages read one (platform/ids.ts): digits naming a row of an `integer` column.
+ * Anything else (`1e3`, `0x10`, ` 7`, a number past the column's range, which PostgreSQL would
+ * refuse with an error, a 500) names nothing: the same 404 as a missing object.
  */
-export const pkParams = z.object({ pk: z.coerce.number().int().positive().max(MAX_ID) });
+export const pathIdSchema = z
+  .string()
+  .regex(/^[0-9]{1,10}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_ID));
+
+export const pkParams = z.object({ pk: pathIdSchema });
 
 const CURSOR_LIMIT = 500;
 

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import { lockKeys } from '../../db/locks.js';
+import type { AccessTokensTable, Database } from '../../db/schema.js';
+import { type TokenScope, newToken } from '../../platform/api/tokens.js';
+
+/** A user may hold this many tokens: enough for every script and machine, few enough to review. */
+export const MAX_TOKENS_PER_USER = 50;
+
+/** What the list shows of a token: never its hash, which is as good as the token to a database reader. */
+export type TokenRow = Pick<AccessTokensTable, 'name' | 'scope' | 'hint' | 'created_at' | 'last_used_at'> & { id: number };
+
+const TOKEN_COLUMNS = ['id', 'name', 'scope', 'hint', 'created_at', 'last_used_at'] as const;
+
+export type CreatedToken = { ok: true; row: TokenRow; token: string } | { ok: false; reason: 'limit' };
+
+/** The caller's own personal access tokens: every query is scoped to the user, so another's id names nothing. */
+export class TokensRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  listForUser(userId: number): Promise<TokenRow[]> {
+    return this.db
+      .selectFrom('access_tokens')
+      .select(TOKEN_COLUMNS)
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /**
+   * Stores a new token unless the user holds MAX_TOKENS_PER_USER already. The count and the insert
+   * are one transaction that takes the user's token lock first (db/locks.ts), so two requests at
+   * once cannot both see 49 and make 51.
+   */
+  create(userId: number, fields: { name: string; scope: TokenScope }, now = Date.now()): Promise<CreatedToken> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockKeys(trx, [`access_tokens:${userId}`]);
+      const { count } = await trx
+        .selectFrom('access_tokens')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= MAX_TOKENS_PER_USER) return { ok: false, reason: 'limit' };
+      const { token, hash, hint } = newToken();
+      const row = await trx
+        .insertInto('access_tokens')
+        .values({ user_id: userId, name: fields.name, scope: fields.scope, token_hash: hash, hint, created_at: now })
+        .returning(TOKEN_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return { ok: true, row, token };
+    });
+  }
+
+  /** Revokes one of the user's tokens (the row goes, so the next request with it is a 401); false when the user has none such. */
+  async revoke(userId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('access_tokens').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database, Notebook } from '../../db/schema.js';
+import { NotFound } from '../../errors.js';
+import { MAX_ID } from '../../platform/ids.js';
+import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
+import { notebookForm } from './forms.js';
+import { NotebooksRepository } from './repository.js';
+
+const notebookJson = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  color: z.string().describe('`#rrggbb`.'),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+type NotebookJson = z.infer<typeof notebookJson>;
+
+/** The page's form, field for field: the same messages, and nothing else may come with it. */
+const createBody = notebookForm.strict();
+/** An update names only the fields it changes. */
+const updateBody = notebookForm.partial().strict();
+const listQuery = z.object(pagingQuery);
+/** The list's cursor: the id of the last notebook of the page. */
+const cursorShape = z.tuple([z.number().int().positive().max(MAX_ID)]);
+
+function toJson(notebook: Notebook): NotebookJson {
+  const { id, title, description, color } = notebook;
+  return { id, title, description, color, created_at: new Date(notebook.created_at).toISOString(), updated_at: new Date(notebook.updated_at).toISOString() };
+}
+
+const location = (notebook: NotebookJson) => `/api/v1/notebooks/${notebook.id}/`;
+
+/** /api/v1/notebooks/: the caller's own notebooks, through the repository the pages use; anyone else's is a 404. */
+export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database> }): void {
+  const notebooks = new NotebooksRepository(db);
+  const ownedOr404 = async (ownerId: number, id: number) => {
+    const notebook = await notebooks.findOwned(ownerId, id);
+    if (!notebook) throw new NotFound();
+    return notebook;
+  };
+
+  apiRoute(app, {
+    method: 'GET',
+    path: '/api/v1/notebooks/',
+    tag: 'notebooks',
+    summary: 'Your notebooks, oldest first.',
+    query: listQuery,
+    response: pageOf(notebookJson),
+    handler: async ({ user, query, request }) => {
+      const after = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape)[0];
+      const rows = await notebooks.pageOwned(user.id, after, query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
+      return { results: page.map(toJson), next: nextUrl(request, next) };
+    },
+  });
+
+  apiRoute(app, {
+    method: 'POST',
+    path: '/api/v1/notebooks/',
+    tag: 'notebooks',
+    summary: 'Create a notebook.',
+    body: createBody,
+    status: 201,
+    response: notebookJson,
+    location,
+    handler: async ({ user, body }) => toJson(await notebooks.insert(user.id, body)),
+  });
+
+  apiRoute(app, {
+    method: 'GET',
+    path: '/api/v1/notebooks/:pk/',
+    tag: 'notebooks',
+    summary: 'One of your notebooks.',
+    params: pkParams,
+    response: notebookJson,
+    errors: [404],
+    handler: async ({ user, params }) => toJson(await ownedOr404(user.id, params.pk)),
+  });
+
+  apiRoute(app, {
+    method: 'PATCH',
+    path: '/api/v1/notebooks/:pk/',
+    tag: 'notebooks',
+    summary: 'Change a notebook’s title, description or colour (If-Match: its ETag, to change only the version you read).',
+    params: pkParams,
+    body: updateBody,
+    response: notebookJson,
+    errors: [403, 404, 412],
+    // Read, checked against If-Match and written under one row lock: no other write comes between.
+    handler: ({ user, params, body, request }) =>
+      db.transaction().execute(async (trx) => {
+        const repository = new NotebooksRepository(trx);
+        const current = await repository.findOwned(user.id, params.pk, { lock: true });
+        if (!current) throw new NotFound();
+        checkIfMatch(request, toJson(current));
+        const fields = { title: body.title ?? current.title, description: body.description ?? current.description, color: body.color ?? current.color };
+        await repository.updateOwned(user.id, current.id, fields);
+        return toJson((await repository.findOwned(user.id, current.id))!);
+      }),
+  });
+
+  apiRoute(app, {
+    method: 'DELETE',
+    path: '/api/v1/notebooks/:pk/',
+    tag: 'notebooks',
+    summary: 'Delete a notebook; its notes are kept, without a notebook.',
+    params: pkParams,
+    status: 204,
+    errors: [403, 404],
+    handler: async ({ user, params }) => {
+      if (!(await notebooks.deleteOwned(user.id, params.pk))) throw new NotFound();
+    },
+  });
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.js';
+import { NotFound } from '../../errors.js';
+import { apiRoute, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
+import { MAX_ID } from '../../platform/ids.js';
+import type { Notifications } from '../../platform/notifications.js';
+import { type NotificationRow, NotificationsRepository } from './repository.js';
+
+const notificationJson = z.object({
+  id: z.number().int(),
+  kind: z.string().describe('What it is about: `reminder`, `group.added`, `list.shared`...'),
+  text: z.string(),
+  link: z.string().describe('A path on this site to what it is about, or empty.'),
+  created_at: z.iso.datetime(),
+  read: z.boolean(),
+  read_at: z.iso.datetime().nullable(),
+});
+
+const listQuery = z.object({
+  ...pagingQuery,
+  unread: z.enum(['0', '1']).optional().describe('`1`: only the unread ones.'),
+});
+/** The list's cursor: the id of the last (oldest) notification of the page. */
+const cursorShape = z.tuple([z.number().int().positive().max(MAX_ID)]);
+
+function toJson(row: NotificationRow): z.infer<typeof notificationJson> {
+  const { id, kind, text, link } = row;
+  return { id, kind, text, link, created_at: new Date(row.created_at).toISOString(), read: row.read_at !== null, read_at: row.read_at === null ? null : new Date(row.read_at).toISOString() };
+}
+
+/**
+ * /api/v1/notifications/: the caller's own, through the repository the page uses; another's id is
+ * a 404. Marking read tells the caller's open pages their new count, as the page's buttons do.
+ */
+export function notificationsApi(app: FastifyInstance, { db, notifications }: { db: Kysely<Database>; notifications: Notifications }): void {
+  const repository = new NotificationsRepository(db);
+
+  apiRoute(app, {
+    method: 'GET',
+    path: '/api/v1/notifications/',
+    tag: 'notifications',
+    summary: 'Your notifications, newest first.',
+    query: listQuery,
+    response: pageOf(notificationJson),
+    handler: async ({ user, query, request }) => {
+      const beforeId = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape)[0];
+      const rows = await repository.pageBefore(user.id, { beforeId, unreadOnly: query.unread === '1' }, query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
+      return { results: page.map(toJson), next: nextUrl(request, next) };
+    },
+  });
+
+  apiRoute(app, {
+    method: 'POST',
+    path: '/api/v1/notifications/:pk/read/',
+    tag: 'notifications',
+    summary: 'Mark one notification read (one read already stays as it was).',
+    params: pkParams,
+    response: notificationJson,
+    errors: [403, 404],
+    handler: async ({ user, params }) => {
+      if (!(await repository.markRead(user.id, params.pk))) throw new NotFound();
+      notifications.announce([user.id]);
+      const row = await repository.findOwned(user.id, params.pk);
+      // Gone between the two statements: deleted with its user, so none such.
+      if (!row) throw new NotFound();
+      return toJson(row);
+    },
+  });
+
+  apiRoute(app, {
+    method: 'POST',
+    path: '/api/v1/notifications/read/',
+    tag: 'notifications',
+    summary: 'Mark all your notifications read.',
+    response: z.object({ marked: z.number().int().describe('How many were unread.') }),
+    errors: [403],
+    handler: async ({ user }) => {
+      const marked = await repository.markAllRead(user.id);
+      if (marked > 0) notifications.announce([user.id]);
+      return { marked };
+    },
+  });
+}
