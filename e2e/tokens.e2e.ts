@@ -1,7 +1,12 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { fill, path, register, submit } from './actions.js';
 import { launchBrowser, Person } from './browser.js';
+
+// A person makes a personal access token in the browser, a script uses it, the person revokes it.
+
+/** What a script holding the token gets from the API. */
+const me = (token: string) => fetch(`${inject('baseUrl')}/api/v1/me/`, { headers: { authorization: `Bearer ${token}` } });
 
 describe('access tokens in the browser', () => {
   let browser: Browser;
@@ -15,7 +20,7 @@ describe('access tokens in the browser', () => {
     await browser?.close();
   });
 
-  test('a new token is shown once, then only its hint; revoking it takes it off the list', async () => {
+  test('a new token is shown once, works for a script, then only its hint shows; revoking it ends it', async () => {
     await register(dora, 'dora');
     await dora.visit('/accounts/');
     await dora.page.getByRole('link', { name: 'Access tokens' }).click();
@@ -29,11 +34,22 @@ describe('access tokens in the browser', () => {
     expect(token).toMatch(/^gnp_[A-Za-z0-9]{40}$/);
     await expect.poll(() => dora.page.getByText('it is shown only this once').isVisible()).toBe(true);
     await dora.screenshot('tokens');
+    const used = await me(token!);
+    expect(used.status).toBe(200);
+    expect(await used.json()).toMatchObject({ username: 'dora', token_scope: 'write' });
     await dora.visit('/accounts/tokens/');
     expect(await dora.page.content()).not.toContain(token!);
     expect(await dora.page.getByText(`${token!.slice(0, 8)}…`).isVisible()).toBe(true);
     expect(await submit(dora, 'Revoke backup script')).toBe(302);
     await dora.audit();
     await expect.poll(() => dora.page.getByText('You have no tokens yet.').isVisible()).toBe(true);
+    expect((await me(token!)).status).toBe(401);
+  });
+
+  test('the API reference is a page of the app, readable and audited like the others', async () => {
+    await dora.visit('/api/v1/docs/');
+    expect(await dora.page.getByRole('heading', { level: 1 }).textContent()).toBe('API reference');
+    expect(await dora.page.getByRole('link', { name: 'openapi.json' }).getAttribute('href')).toBe('/api/v1/openapi.json');
+    await dora.screenshot('api-docs');
   });
 });
