@@ -1,52 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { type DatabaseHandle, openDatabase } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrate.js';
 import { ApiClient, createToken } from '../../../test/api.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { TestBrowser, createGroup, createUser, testConfig } from '../../../test/helpers.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { type Instance, twoInstances } from '../../../test/redis-instances.js';
+import { TestBrowser, createGroup, createUser } from '../../../test/helpers.js';
+import { connectChat } from '../../../test/ws.js';
 
 // The API's writes reach chat sockets on another instance through Redis, as the pages' and the
 // socket's own do: two instances on one database, on a channel prefix of this run only.
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const PREFIX = `groupnotes-test-${randomBytes(6).toString('hex')}:`;
-
-interface Instance {
-  app: FastifyInstance;
-  database: DatabaseHandle;
-  address: string;
-}
-
-let testDb: TestDatabase;
 let one: Instance;
 let two: Instance;
-
-async function startInstance(url: string): Promise<Instance> {
-  const config = testConfig({ DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: PREFIX });
-  const database = openDatabase(config.databaseUrl, { poolSize: 4 });
-  const app = await buildApp(config, { database });
-  return { app, database, address: await listen(app) };
-}
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  const migrating = openDatabase(testDb.url, { poolSize: 1 });
-  await migrateToLatest(migrating.db);
-  await migrating.close();
-  one = await startInstance(testDb.url);
-  two = await startInstance(testDb.url);
+  ({ one, two, close } = await twoInstances());
 });
 
-afterAll(async () => {
-  for (const instance of [one, two]) {
-    await instance.app.close();
-    await instance.database.close();
-  }
-  await testDb.drop();
-});
+afterAll(() => close());
 
 /** Alice (owner, with a token on instance 1) and Bob (member, with a chat socket on instance 2). */
 async function setUp() {

@@ -1,52 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { type DatabaseHandle, openDatabase } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrate.js';
-import { TestBrowser, createGroup, createUser, testConfig } from '../../../test/helpers.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { TestBrowser, createGroup, createUser } from '../../../test/helpers.js';
+import { type Instance, REDIS_URL, twoInstances } from '../../../test/redis-instances.js';
+import { connectChat } from '../../../test/ws.js';
 
 // Two instances of the app on one database (a shared SQLite file, or PostgreSQL when
 // DATABASE_URL names it), talking through Redis on a channel prefix of this run only.
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const PREFIX = `groupnotes-test-${randomBytes(6).toString('hex')}:`;
-
-interface Instance {
-  app: FastifyInstance;
-  database: DatabaseHandle;
-  address: string;
-}
-
-let testDb: TestDatabase;
 let one: Instance;
 let two: Instance;
-
-async function startInstance(url: string): Promise<Instance> {
-  const config = testConfig({ DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: PREFIX, CHAT_RATE_PER_SECOND: '0' });
-  const database = openDatabase(config.databaseUrl, { poolSize: 4 });
-  const app = await buildApp(config, { database });
-  return { app, database, address: await listen(app) };
-}
+let close: () => Promise<void>;
+let prefix: string;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  const migrating = openDatabase(testDb.url, { poolSize: 1 });
-  await migrateToLatest(migrating.db);
-  await migrating.close();
-  one = await startInstance(testDb.url);
-  two = await startInstance(testDb.url);
+  ({ one, two, close, prefix } = await twoInstances({ CHAT_RATE_PER_SECOND: '0' }));
 });
 
-afterAll(async () => {
-  for (const instance of [one, two]) {
-    await instance.app.close();
-    await instance.database.close();
-  }
-  await testDb.drop();
-});
+afterAll(() => close());
 
 async function memberSession(instance: Instance, username: string) {
   const browser = new TestBrowser(instance.app);
@@ -108,7 +77,7 @@ describe('two instances behind one Redis', () => {
     const admin = new Redis(REDIS_URL);
     try {
       const clients = (await admin.client('LIST')) as string;
-      const ours = clients.split('\n').filter((line) => line.includes(`name=hub:${PREFIX}`));
+      const ours = clients.split('\n').filter((line) => line.includes(`name=hub:${prefix}`));
       expect(ours.length).toBe(4);
       for (const line of ours) await admin.client('KILL', 'ID', /id=(\d+)/.exec(line)![1]!);
     } finally {
