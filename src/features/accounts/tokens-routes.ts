@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { identityKeyProblem } from '../../platform/identity-key.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
@@ -13,7 +14,12 @@ import { TokensPage } from './tokens-views.js';
 const TOKENS_PATH = '/accounts/tokens/';
 
 export const tokenForm = z.object({
-  name: z.string({ error: 'Name the token.' }).trim().min(1, 'Name the token.').max(100, 'Token names have at most 100 characters.'),
+  name: z
+    .string({ error: 'Name the token.' })
+    .trim()
+    .max(100, 'Token names have at most 100 characters.')
+    // Empty, or invisible characters alone (zero-width spaces): nothing to tell tokens apart by.
+    .refine((name) => identityKeyProblem(name) !== 'empty', 'Name the token.'),
   scope: z.enum(['read', 'write'], { error: 'Select a valid choice: read or write.' }),
 });
 
