@@ -1,3 +1,4 @@
+import { lockedForUpdate } from '../../db/locks.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NoteFilters, NotesRepository } from './repository.js';
 import { matchingNotesQuery } from './search.js';
@@ -56,9 +57,8 @@ export class NotesApiRepository extends NotesRepository {
    * when the user owns no such note.
    */
   async lockOwned(userId: number, id: number): Promise<boolean> {
-    let owned = this.ownedNotes(userId).select('notes.id').where('notes.id', '=', id);
-    if (this.dialect === 'postgres') owned = owned.forUpdate();
-    return (await owned.executeTakeFirst()) !== undefined;
+    const owned = this.ownedNotes(userId).select('notes.id').where('notes.id', '=', id);
+    return (await lockedForUpdate(this.db, owned).executeTakeFirst()) !== undefined;
   }
 
   private fullDetails() {

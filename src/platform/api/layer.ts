@@ -98,8 +98,15 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     if (wait !== null) throw new ApiError(429, 'rate_limited', `Too many requests ${what}; try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
   };
   // A script on the session cookie has the same budget, per user: the API is no way around it.
-  app.addHook('preHandler', async (request) => {
-    if (request.user && !request.apiToken && isApiRequest(request)) throwIfOverLimit(`user:${request.user.id}`, 'from this account');
+  // A callback hook, not an async one: it runs for every page too, and most of them are not the API's.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!request.user || request.apiToken || !isApiRequest(request)) return done();
+    try {
+      throwIfOverLimit(`user:${request.user.id}`, 'from this account');
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   });
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
