@@ -1,7 +1,7 @@
 // Progressive enhancement only: every page works without this script.
 // Shows <time datetime> values in the reader's own time zone (not those the server wrote in the
-// user's account time zone: data-zone).
-for (const element of document.querySelectorAll('time[datetime]:not([data-zone])')) {
+// user's account time zone, data-zone, nor those that say how long ago: data-relative).
+for (const element of document.querySelectorAll('time[datetime]:not([data-zone]):not([data-relative])')) {
   const value = element.getAttribute('datetime');
   // A calendar date (a due date) has no time zone: read it as that day locally, or
   // new Date('2024-05-01') (UTC midnight) would show 30 April west of Greenwich.

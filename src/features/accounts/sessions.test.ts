@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKeyId } from '../../platform/chain/session.js';
-import { type TestApp, TestBrowser, buildTestApp, createUser } from '../../../test/helpers.js';
+import { DEFAULT_PASSWORD, type TestApp, TestBrowser, buildTestApp, createUser } from '../../../test/helpers.js';
 
 // "My sessions": each session is shown with its browser and address, and can be ended on its
 // own, named by its key id (a hash: the key itself is a credential and never leaves its cookie).
@@ -32,6 +32,17 @@ describe('my sessions', () => {
     expect(page).toContain(`action="/accounts/sessions/${sessionKeyId(hereKey)}/delete/"`);
     expect(page).not.toContain(hereKey);
     expect(page).not.toContain(thereKey);
+  });
+
+  it('names the browser and system of each session ("Chrome on Linux") and says how long ago, the raw string as its title', async () => {
+    const user = await createUser(t.db);
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+    const browser = new TestBrowser(t.app);
+    const login = await browser.post('/accounts/login/', { username: user.username, password: DEFAULT_PASSWORD }, { headers: { 'user-agent': chrome } });
+    expect(login.statusCode).toBe(302);
+    const page = (await browser.get('/accounts/sessions/')).body;
+    expect(page).toContain(`<span title="${chrome}">Chrome on Linux</span>`);
+    expect(page).toMatch(/<time datetime="[^"]+" data-relative="" title="[^"]+">just now<\/time>/);
   });
 
   it('ends one other session of the caller: that browser is logged out, this one stays', async () => {

@@ -3,7 +3,8 @@ import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select }
 import { timeZoneChoices } from '../../platform/time-zones.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { Time } from '../../platform/views/controls.js';
+import { TimeAgo } from '../../platform/views/controls.js';
+import { describeUserAgent, timeAgo } from './user-agent.js';
 import { sessionKeyId } from '../../platform/chain/session.js';
 
 interface FormProps {
@@ -125,6 +126,7 @@ interface SessionRow {
 }
 
 export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; sessions: SessionRow[]; currentKey: string }) {
+  const timeZone = ctx.user?.timezone || 'UTC';
   return (
     <Layout ctx={ctx} title="Your sessions">
       <h1>Where you are logged in</h1>
@@ -145,12 +147,12 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
               return (
                 <tr>
                   <td>
-                    {session.user_agent || 'Unknown browser'}
+                    <span title={session.user_agent || undefined}>{describeUserAgent(session.user_agent)}</span>
                     {current ? <strong class="badge">this browser</strong> : null}
                   </td>
                   <td>{session.ip_address || 'unknown'}</td>
-                  <td><Time ms={session.created_at} /></td>
-                  <td><Time ms={session.last_seen} /></td>
+                  <td><TimeAgo ms={session.created_at} text={timeAgo(session.created_at)} timeZone={timeZone} /></td>
+                  <td><TimeAgo ms={session.last_seen} text={timeAgo(session.last_seen)} timeZone={timeZone} /></td>
                   <td>
                     <form method="post" action={`/accounts/sessions/${sessionKeyId(session.session_key)}/delete/`} class="inline">
                       <CsrfField ctx={ctx} />

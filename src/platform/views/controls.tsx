@@ -49,3 +49,15 @@ export function Time({ ms, timeZone }: { ms: number; timeZone?: string }) {
   }
   return <time datetime={iso}>{iso.replace('T', ' ').slice(0, 16)} UTC</time>;
 }
+
+/**
+ * A moment as how long ago it was ("3 hours ago"), with the date and time in the user's zone as
+ * its tooltip; the browser's script leaves it as it is (data-relative).
+ */
+export function TimeAgo({ ms, text, timeZone }: { ms: number; text: string; timeZone: string }) {
+  return (
+    <time datetime={new Date(ms).toISOString()} data-relative="" title={dateTimeIn(timeZone, ms)}>
+      {text}
+    </time>
+  );
+}

@@ -1,0 +1,56 @@
+// "Chrome on Linux" for a session's User-Agent string: enough to tell one's own devices apart on
+// the sessions page. The order matters: Edge, Opera and Samsung Internet also say "Chrome", and
+// Chrome also says "Safari". The raw string stays available as the cell's title.
+
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(e|A|iOS)?\//, 'Edge'],
+  [/\bOPR\/|\bOpera\b/, 'Opera'],
+  [/\bSamsungBrowser\//, 'Samsung Internet'],
+  [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
+  [/\bChromium\//, 'Chromium'],
+  [/\bChrome\/|\bCriOS\//, 'Chrome'],
+  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+  [/^curl\//, 'curl'],
+  [/^python-requests\//, 'Python requests'],
+];
+
+const SYSTEMS: [RegExp, string][] = [
+  [/\b(iPhone|iPad|iPod)\b/, 'iOS'],
+  [/\bAndroid\b/, 'Android'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bWindows\b/, 'Windows'],
+  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+  [/\bLinux\b|\bX11\b/, 'Linux'],
+];
+
+function first(table: [RegExp, string][], userAgent: string): string | undefined {
+  return table.find(([pattern]) => pattern.test(userAgent))?.[1];
+}
+
+/** "Firefox on Windows", "Safari on iOS", "Chrome", "Unknown browser on Linux", or "Unknown browser". */
+export function describeUserAgent(userAgent: string): string {
+  const browser = first(BROWSERS, userAgent);
+  const system = first(SYSTEMS, userAgent);
+  if (!browser && !system) return 'Unknown browser';
+  return system ? `${browser ?? 'Unknown browser'} on ${system}` : (browser ?? 'Unknown browser');
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600_000],
+  ['month', 30 * 24 * 3600_000],
+  ['week', 7 * 24 * 3600_000],
+  ['day', 24 * 3600_000],
+  ['hour', 3600_000],
+  ['minute', 60_000],
+];
+
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "just now", "5 minutes ago", "yesterday", "3 weeks ago": how long ago `ms` was, roughly. */
+export function timeAgo(ms: number, now = Date.now()): string {
+  const elapsed = Math.max(0, now - ms);
+  for (const [unit, size] of UNITS) {
+    if (elapsed >= size) return RELATIVE.format(-Math.floor(elapsed / size), unit);
+  }
+  return 'just now';
+}
