@@ -19,3 +19,8 @@ for (const element of document.querySelectorAll('time[datetime]:not([data-zone])
 for (const input of document.querySelectorAll('input[data-guess-time-zone]')) {
   if (!input.value) input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
 }
+
+// A form shown again with errors: the first field in error takes the focus (over autofocus), so
+// that keyboard and screen-reader users start where the fix is.
+const firstInvalid = document.querySelector('form [aria-invalid="true"]');
+if (firstInvalid) firstInvalid.focus();

@@ -56,7 +56,7 @@ export const passwordResetFeature: FastifyPluginAsync<Services> = async (app, se
     noStore(reply);
     if (!user) return reply.render(InvalidResetLinkPage({ ctx }), 400);
     const form = parseForm(setPasswordForm, request.body);
-    if (!form.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, errors: form.errors }), 400);
+    if (!form.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, values: form.values, errors: form.errors }), 400);
     const set = await resets.setPassword(user, form.data.new_password1);
     if (!set) return reply.render(InvalidResetLinkPage({ ctx }), 400);
     if (!set.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, errors: set.errors }), 400);

@@ -42,7 +42,7 @@ export function PasswordResetDonePage({ ctx }: { ctx: ViewContext }) {
   );
 }
 
-export function SetPasswordPage({ ctx, action, errors = {} }: FormProps & { action: string }) {
+export function SetPasswordPage({ ctx, action, values = {}, errors = {} }: FormProps & { action: string }) {
   return (
     <Layout ctx={ctx} title="Choose a new password">
       <article class="narrow">
@@ -51,7 +51,7 @@ export function SetPasswordPage({ ctx, action, errors = {} }: FormProps & { acti
         <form method="post" action={action} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="new_password1" label="New password" type="password" errors={errors} required autocomplete="new-password" autofocus
+          <Field name="new_password1" label="New password" type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" autofocus
             help="At least 8 characters, not too common, not all digits, not like your username." />
           <Field name="new_password2" label="New password again" type="password" errors={errors} required autocomplete="new-password" />
           <button type="submit">Set password</button>

@@ -108,7 +108,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
   app.post('/accounts/password_change/', async (request, reply) => {
     const form = parseForm(passwordChangeForm, request.body);
     const ctx = viewContext(request);
-    if (!form.ok) return reply.render(PasswordChangePage({ ctx, errors: form.errors }), 400);
+    if (!form.ok) return reply.render(PasswordChangePage({ ctx, values: form.values, errors: form.errors }), 400);
     const limits = passwordChangeLimits(request.user!.id);
     const attempt = await throttle.reserve(limits);
     if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'Too many wrong passwords.')] } }), 429);

@@ -23,8 +23,8 @@ export function LoginPage({ ctx, values = {}, errors = {}, next, allowSignup }: 
           <CsrfField ctx={ctx} />
           <input type="hidden" name="next" value={next} />
           <FormAlert errors={errors} />
-          <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" autofocus maxLength={150} />
-          <Field name="password" label="Password" type="password" errors={errors} required autocomplete="current-password" />
+          <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" autofocus={!values.username || !!errors.username} maxLength={150} />
+          <Field name="password" label="Password" type="password" errors={errors} required autocomplete="current-password" autofocus={!!values.username && !errors.username} />
           <button type="submit">Log in</button>
         </form>
         <p>
@@ -65,7 +65,7 @@ export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
             help="Up to 150 letters, digits and @ . + - _" />
           <Field name="email" label="Email (optional)" type="email" value={values.email} errors={errors} autocomplete="email"
             help="Only used to reset a forgotten password: without one, a forgotten password cannot be reset." />
-          <Field name="password1" label="Password" type="password" errors={errors} required autocomplete="new-password"
+          <Field name="password1" label="Password" type="password" value={errors.password2 ? values.password1 : undefined} keepPassword errors={errors} required autocomplete="new-password"
             help="At least 8 characters, not too common, not all digits, not like your username." />
           <Field name="password2" label="Password again" type="password" errors={errors} required autocomplete="new-password" />
           <input type="hidden" name="timezone" value={values.timezone ?? ''} data-guess-time-zone />
@@ -79,7 +79,7 @@ export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
   );
 }
 
-export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
+export function PasswordChangePage({ ctx, values = {}, errors = {} }: FormProps) {
   return (
     <Layout ctx={ctx} title="Change password">
       <article class="narrow">
@@ -90,7 +90,7 @@ export function PasswordChangePage({ ctx, errors = {} }: FormProps) {
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
           <Field name="old_password" label="Current password" type="password" errors={errors} required autocomplete="current-password" />
-          <Field name="new_password1" label="New password" type="password" errors={errors} required autocomplete="new-password" />
+          <Field name="new_password1" label="New password" type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" />
           <Field name="new_password2" label="New password again" type="password" errors={errors} required autocomplete="new-password" />
           <button type="submit">Change password</button>
         </form>

@@ -32,6 +32,12 @@ interface FieldProps {
   help?: ComponentChildren;
   maxLength?: number;
   autofocus?: boolean;
+  /**
+   * A password field normally comes back empty. A new password that was fine, shown again only
+   * because its confirmation did not match, is kept (on a no-store page), so that only the
+   * confirmation has to be typed again.
+   */
+  keepPassword?: boolean;
 }
 
 /** The ids a control's aria-describedby names: its help, then its errors. */
@@ -55,7 +61,7 @@ function Control({ id, label, messages, help, children }: { id: string; label: s
 }
 
 /** A labelled input with its help text and its errors next to it, linked for screen readers. */
-export function Field({ name, label, type = 'text', value, errors = {}, required, autocomplete, help, maxLength, autofocus }: FieldProps) {
+export function Field({ name, label, type = 'text', value, errors = {}, required, autocomplete, help, maxLength, autofocus, keepPassword }: FieldProps) {
   const id = `id_${name}`;
   const messages = errors[name] ?? [];
   return (
@@ -64,7 +70,7 @@ export function Field({ name, label, type = 'text', value, errors = {}, required
         id={id}
         name={name}
         type={type}
-        value={type === 'password' ? undefined : value}
+        value={type === 'password' && !(keepPassword && !errors[name]) ? undefined : value}
         required={required}
         autocomplete={autocomplete}
         maxLength={maxLength}
