@@ -25,3 +25,9 @@ export interface NavigationBadge {
   counted: string;
   count: number;
 }
+
+/** The counts of a session's row (columns `navigation_<index>`), with what the links show. */
+export function navigationBadges(counts: readonly NavigationCount[], row: object): NavigationBadge[] {
+  const values = row as Record<string, unknown>;
+  return counts.map(({ label, href, counted }, index) => ({ label, href, counted, count: Number(values[`navigation_${index}`] ?? 0) }));
+}

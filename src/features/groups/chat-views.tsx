@@ -65,6 +65,7 @@ export function ChatPage({ ctx, group, history, linkPaths }: ChatPageProps) {
           <p class="chat-error" id="chat-error" role="alert" />
         </form>
       </section>
+      <script src={assetUrl('js/chat-links.js')} defer />
       <script src={assetUrl('js/chat.js')} defer />
     </Layout>
   );

@@ -9,7 +9,7 @@ import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadCountQuery } from '../notifications.js';
-import type { NavigationBadge, NavigationCount } from '../navigation-counts.js';
+import { type NavigationBadge, type NavigationCount, navigationBadges } from '../navigation-counts.js';
 import { bearerToken } from '../api/layer.js';
 
 export const SESSION_COOKIE = 'sessionid';
@@ -94,6 +94,8 @@ export type SessionsEndedListener = (sessionKeys: string[]) => void;
 
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
+  private loaded = false;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
@@ -106,16 +108,11 @@ export class SessionStore {
     return new SessionStore(db, this.lifetimeSeconds, this.onEnded, this.navigationCounts);
   }
 
-  /**
-   * A count for every page's navigation, read in the session's own statement (no round trip of
-   * its own). Features add theirs as they are registered, before the first request.
-   */
+  /** A count for every page's navigation, read in the session's statement: added by features before the first request. */
   addNavigationCount(count: NavigationCount): void {
     if (this.loaded) throw new Error('navigation counts are added before the first session is loaded');
     this.navigationCounts.push(count);
   }
-
-  private loaded = false;
 
   /** The session, its user and their view token in one query, built once: it runs before every page. */
   private readonly loadQuery = new PreparedQuery((db, params: Params<{ key: string; now: number }>) =>
@@ -175,12 +172,7 @@ export class SessionStore {
       groupIds: Object.freeze(groups.map((group) => group.id)),
       // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.
       unread: Number(row.unread ?? 0),
-      navigation: this.navigationCounts.map(({ label, href, counted }, index) => ({
-        label,
-        href,
-        counted,
-        count: Number((row as Record<string, unknown>)[`navigation_${index}`] ?? 0),
-      })),
+      navigation: navigationBadges(this.navigationCounts, row),
     });
   }
 
