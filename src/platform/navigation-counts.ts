@@ -9,8 +9,8 @@ export interface NavigationCount {
   /** The link's text: `Chat`. */
   label: string;
   href: string;
-  /** What the number counts, for the accessible name: `unread messages`. */
-  counted: string;
+  /** What the number counts, for the accessible name: `unread message`, `unread messages`. */
+  counted: { one: string; many: string };
   /**
    * A scalar subquery counting for the user (`userId` a reference to the session's user),
    * bounded like the bell's (UNREAD_CAP): it runs with every page.
@@ -22,7 +22,7 @@ export interface NavigationCount {
 export interface NavigationBadge {
   label: string;
   href: string;
-  counted: string;
+  counted: { one: string; many: string };
   count: number;
 }
 

@@ -13,11 +13,15 @@ export function unreadChatTotalQuery(db: Kysely<Database>, userId: Expression<nu
       db
         .selectFrom('group_members')
         .innerJoin('chat_messages', 'chat_messages.group_id', 'group_members.group_id')
-        .leftJoin('chat_reads', (join) => join.onRef('chat_reads.user_id', '=', 'group_members.user_id').onRef('chat_reads.group_id', '=', 'group_members.group_id'))
         .select('chat_messages.id')
         .where('group_members.user_id', '=', userId)
         .where('chat_messages.author_id', '!=', userId)
-        .where('chat_messages.id', '>', (eb) => eb.fn.coalesce('chat_reads.last_read_message_id', sql.lit(0)))
+        .where('chat_messages.id', '>', (eb) =>
+          eb.fn.coalesce(
+            eb.selectFrom('chat_reads').select('chat_reads.last_read_message_id').whereRef('chat_reads.user_id', '=', 'group_members.user_id').whereRef('chat_reads.group_id', '=', 'group_members.group_id'),
+            sql.lit(0),
+          ),
+        )
         .limit(UNREAD_CAP)
         .as('unread_messages'),
     )

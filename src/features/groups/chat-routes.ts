@@ -27,7 +27,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   const reads = new ChatReads(db);
   const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
-  sessions.addNavigationCount({ label: 'Chat', href: '/groups/', counted: 'unread chat messages', query: unreadChatTotalQuery });
+  sessions.addNavigationCount({ label: 'Chat', href: '/groups/', counted: { one: 'unread chat message', many: 'unread chat messages' }, query: unreadChatTotalQuery });
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
     ratePerSecond: config.chatRatePerSecond,

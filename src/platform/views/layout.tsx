@@ -34,7 +34,7 @@ function NavigationCountLink({ badge }: { badge: NavigationBadge }) {
       {badge.count > 0 ? (
         <>
           <span class="nav-count" aria-hidden="true">{unreadBadge(badge.count)}</span>
-          <span class="visually-hidden">, {badge.count >= UNREAD_CAP ? `more than ${UNREAD_CAP - 1}` : badge.count} {badge.counted}</span>
+          <span class="visually-hidden">, {badge.count >= UNREAD_CAP ? `more than ${UNREAD_CAP - 1}` : badge.count} {badge.count === 1 ? badge.counted.one : badge.counted.many}</span>
         </>
       ) : null}
     </a>
