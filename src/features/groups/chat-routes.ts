@@ -49,7 +49,10 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   app.get('/groups/:pk/chat/', async (request, reply) => {
     const group = await memberGroup(request);
-    return reply.render(ChatPage({ ctx: viewContext(request), group, history: await chat.history(group.id, request.user!.id), linkPaths: linkCards.paths() }));
+    const history = await chat.history(group.id, request.user!.id);
+    // The page shows the latest messages (to readers without JavaScript too): they are read.
+    if (history.length > 0) await reads.markRead({ userId: request.user!.id, groupId: group.id, messageId: history.at(-1)!.message_id });
+    return reply.render(ChatPage({ ctx: viewContext(request), group, history, linkPaths: linkCards.paths() }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {

@@ -93,6 +93,14 @@ describe('unread chat messages', () => {
     client.close();
   });
 
+  it('the chat page read without JavaScript reads the messages it shows', async () => {
+    const { alice, bob, group } = await trio();
+    await post(bob, group.id, 'plain page');
+    expect((await groupCounts(alice))[group.id]).toBe('1');
+    expect((await alice.browser.get(`/groups/${group.id}/chat/`)).statusCode).toBe(200);
+    expect((await groupCounts(alice))[group.id]).toBe('0');
+  });
+
   it('messages delivered to an open chat are read: its mark moves when it closes', async () => {
     const { alice, bob, carol, group } = await trio();
     const client = await openChat(alice, group.id);
