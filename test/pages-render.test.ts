@@ -18,7 +18,7 @@ const HOSTILE = `<script>alert("x")</script> & 'quotes' "double" <img src=x oner
 
 function ctx(signedIn: boolean): ViewContext {
   return {
-    user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false, unread: 3 } : null,
+    user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false, unread: 3, navigation: [] } : null,
     path: '/notes/',
     csrfToken: () => 'T'.repeat(64),
     takeMessages: () => [

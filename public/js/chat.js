@@ -17,6 +17,10 @@
 
   const known = new Set();
   for (const item of log.querySelectorAll('li[data-message-id]')) known.add(Number(item.dataset.messageId));
+  const serverRendered = log.querySelectorAll('.chat-content');
+  // Links and cards (chat-links.js); without it, messages stay text.
+  const links = window.groupnotesChatLinks?.({ root, nearBottom: () => nearBottom(), scrollToBottom: () => scrollToBottom() });
+  const fillContent = (element, text) => (links ? links.fill(element, text) : (element.textContent = text));
   let hasOlder = known.size >= PAGE;
   /** The text of the last message sent and not yet echoed back by the server. */
   let unconfirmed = null;
@@ -61,10 +65,12 @@
     header.append(author, ' ', time);
     const content = document.createElement('p');
     content.className = 'chat-content';
-    content.textContent = message.content;
+    fillContent(content, message.content);
     item.append(header, content);
     return item;
   }
+
+
 
   /** Inserts in message-id order, once: history after a reconnect repeats what is shown. */
   function insert(message) {
@@ -214,6 +220,8 @@
     }
   });
 
+  // The server's history is text: its links become anchors and cards like the live ones.
+  for (const content of serverRendered) fillContent(content, content.textContent);
   scrollToBottom();
   connect();
 })();

@@ -187,6 +187,13 @@ export interface ChatMessagesTable {
   created_at: number;
 }
 
+/** How far a member has read a group's chat (migration 0019); no row is nothing read yet. */
+export interface ChatReadsTable {
+  user_id: number;
+  group_id: number;
+  last_read_message_id: number;
+}
+
 /** What administrators did, to whom, from where: shown at /admin/audit/. */
 export interface AuditLogTable {
   id: Generated<number>;
@@ -277,6 +284,7 @@ export interface Database {
   shopping_list_shares: ListSharesTable;
   shopping_items: ShoppingItemsTable;
   chat_messages: ChatMessagesTable;
+  chat_reads: ChatReadsTable;
   mail_outbox: MailOutboxTable;
   notifications: NotificationsTable;
   reminders: RemindersTable;

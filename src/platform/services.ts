@@ -4,6 +4,7 @@ import type { Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { BackgroundJobs } from './background.js';
 import type { Hub } from './hub/hub.js';
+import type { LinkCards } from './link-cards.js';
 import type { SessionStore } from './chain/session.js';
 import type { Outbox } from './mail/outbox.js';
 import type { Notifications } from './notifications.js';
@@ -22,4 +23,6 @@ export interface Services {
   notifications: Notifications;
   /** Loops beside the server (reminders), started once it listens and stopped when it closes. */
   background: BackgroundJobs;
+  /** Kinds of this site's objects a chat link can show as a card: each feature registers its own. */
+  linkCards: LinkCards;
 }

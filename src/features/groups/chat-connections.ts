@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub/hub.js';
 import { TokenBucket } from '../../platform/rate-limit.js';
+import type { ReadMarkBuffer } from './chat-read-marks.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */
 export const CLOSE_NO_ACCESS = 4403;
@@ -36,6 +37,8 @@ export interface ConnectionOptions {
    * against the database every ping interval: a safety net for events missed while Redis was away.
    */
   lostAccess?: (connections: ChatConnection[]) => Promise<ChatConnection[]>;
+  /** Where the messages each member was shown are noted, to move their read marks. */
+  readMarks?: ReadMarkBuffer;
   onError?: (error: unknown) => void;
 }
 
@@ -92,6 +95,7 @@ export class ChatConnections {
     socket.on('close', () => {
       removeFrom(this.byGroup, who.groupId, connection);
       removeFrom(this.bySession, who.sessionKey, connection);
+      void this.options.readMarks?.flushOne(who.userId, who.groupId);
     });
     return connection;
   }
@@ -110,6 +114,12 @@ export class ChatConnections {
       if (!live.has(message.message_id)) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
     }
     for (const item of pending) this.send(connection, item.data);
+    // Opening the chat reads it: the mark is written now, not with the next flush.
+    const newest = Math.max(0, ...history.map((message) => message.message_id), ...pending.map((item) => item.id));
+    if (newest > 0 && this.options.readMarks) {
+      this.options.readMarks.seen(connection.userId, connection.groupId, newest);
+      void this.options.readMarks.flushOne(connection.userId, connection.groupId);
+    }
   }
 
   close(): void {
@@ -117,15 +127,17 @@ export class ChatConnections {
     this.unsubscribe();
   }
 
-  private send(connection: ChatConnection, data: Buffer, force = false): void {
+  /** Whether it was sent. */
+  private send(connection: ChatConnection, data: Buffer, force = false): boolean {
     const { socket } = connection;
-    if (socket.readyState !== socket.OPEN) return;
-    if (!force && connection.pending) return;
+    if (socket.readyState !== socket.OPEN) return false;
+    if (!force && connection.pending) return false;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.terminate();
-      return;
+      return false;
     }
     socket.send(data, { binary: false });
+    return true;
   }
 
   private onEvent(event: HubEvent): void {
@@ -138,7 +150,7 @@ export class ChatConnections {
         for (const connection of sockets) {
           if (connection.pending && connection.pending.length >= MAX_PENDING) connection.socket.terminate();
           else if (connection.pending) connection.pending.push({ id: event.message.message_id, data });
-          else this.send(connection, data);
+          else if (this.send(connection, data)) this.options.readMarks?.seen(connection.userId, event.groupId, event.message.message_id);
         }
         return;
       }

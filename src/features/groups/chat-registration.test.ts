@@ -4,6 +4,7 @@ import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '.
 import { connectChat, listen } from '../../../test/ws.js';
 import { type DatabaseHandle, openDatabase } from '../../db/database.js';
 import { Hub, MemoryTransport } from '../../platform/hub/hub.js';
+import { Notifications } from '../../platform/notifications.js';
 import { ChatService } from './chat-service.js';
 
 // Defect 5 of issue 16: the handshake checked membership and session, but the socket was
@@ -104,7 +105,7 @@ describe('the history query', () => {
     const { user, group } = await memberOfGroup();
     const stranger = await createUser(t.db);
     await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: user.id, content: 'members only', created_at: Date.now() }).execute();
-    const chat = new ChatService(t.db, new Hub(new MemoryTransport(), t.app.log));
+    const chat = new ChatService(t.db, new Hub(new MemoryTransport(), t.app.log), new Notifications(null));
     expect((await chat.history(group.id, user.id)).map((message) => message.content)).toEqual(['members only']);
     expect(await chat.history(group.id, stranger.id)).toEqual([]);
   });

@@ -6,8 +6,11 @@ import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { chatApi } from './api-chat.js';
+import { chatCardRoutes } from './chat-cards.js';
 import { lostAccessCheck } from './chat-access.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './chat-connections.js';
+import { ReadMarkBuffer } from './chat-read-marks.js';
+import { ChatReads, unreadChatTotalQuery } from './chat-reads.js';
 import { ChatService } from './chat-service.js';
 import { ChatPage } from './chat-views.js';
 import { chatFrame, historyQuery } from './forms.js';
@@ -15,20 +18,28 @@ import { GroupsRepository } from './repository.js';
 
 const PING_INTERVAL_MS = 30_000;
 
-export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions }) => {
+export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, linkCards }) => {
   const groups = new GroupsRepository(db);
-  const chat = new ChatService(db, hub);
+  const chat = new ChatService(db, hub, notifications);
   const lostAccess = lostAccessCheck(sessions, groups);
   chatApi(app, chat, groups);
+  chatCardRoutes(app, groups, linkCards);
 
+  const reads = new ChatReads(db);
+  const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
+  sessions.addNavigationCount({ label: 'Chat', href: '/groups/', counted: { one: 'unread chat message', many: 'unread chat messages' }, query: unreadChatTotalQuery });
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
     ratePerSecond: config.chatRatePerSecond,
     pingIntervalMs: PING_INTERVAL_MS,
     lostAccess,
+    readMarks,
     onError: (error) => app.log.error({ err: error }, 'chat access check failed'),
   });
-  app.addHook('onClose', async () => connections.close());
+  app.addHook('onClose', async () => {
+    connections.close();
+    await readMarks.close();
+  });
 
   const memberGroup = async (request: FastifyRequest) => {
     const group = await groups.findMemberGroup(request.user!.id, pathId(request));
@@ -38,7 +49,10 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   app.get('/groups/:pk/chat/', async (request, reply) => {
     const group = await memberGroup(request);
-    return reply.render(ChatPage({ ctx: viewContext(request), group, history: await chat.history(group.id, request.user!.id) }));
+    const history = await chat.history(group.id, request.user!.id);
+    // The page shows the latest messages (to readers without JavaScript too): they are read.
+    if (history.length > 0) await reads.markRead({ userId: request.user!.id, groupId: group.id, messageId: history.at(-1)!.message_id });
+    return reply.render(ChatPage({ ctx: viewContext(request), group, history, linkPaths: linkCards.paths() }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ChatMessagePayload, Hub } from '../../platform/hub/hub.js';
+import type { Notifications } from '../../platform/notifications.js';
+import { mentionedKeys, mentionedMembers } from './chat-mentions.js';
 import { ChatRepository, type StoredChatMessage } from './chat-repository.js';
 
 export const HISTORY_PAGE = 50;
@@ -14,8 +16,9 @@ export class ChatService {
   private readonly messages: ChatRepository;
 
   constructor(
-    db: Kysely<Database>,
+    private readonly db: Kysely<Database>,
     private readonly hub: Hub,
+    private readonly notifications: Notifications,
   ) {
     this.messages = new ChatRepository(db);
   }
@@ -25,12 +28,27 @@ export class ChatService {
     return (await this.messages.latest(groupId, memberId, limit, beforeId)).map(toPayload);
   }
 
-  /** Stores and publishes a message; null when the author is no longer a member. */
+  /**
+   * Stores and publishes a message; null when the author is no longer a member. Members it
+   * mentions (`@name`) are notified in the same transaction: a message without an `@` skips it.
+   */
   async post(groupId: number, author: { id: number; username: string }, content: string): Promise<ChatMessagePayload | null> {
-    const stored = await this.messages.insertIfMember(groupId, author.id, content);
+    const keys = mentionedKeys(content);
+    const { stored, mentioned } =
+      keys.length === 0
+        ? { stored: await this.messages.insertIfMember(groupId, author.id, content), mentioned: [] }
+        : await this.db.transaction().execute(async (trx) => {
+            const inserted = await new ChatRepository(trx).insertIfMember(groupId, author.id, content);
+            const members = inserted ? await mentionedMembers(trx, groupId, author.id, keys) : null;
+            if (members) {
+              await this.notifications.add(trx, members.ids, { kind: 'chat.mention', text: `${author.username} mentioned you in ${members.groupName}`, link: `/groups/${groupId}/chat/` });
+            }
+            return { stored: inserted, mentioned: members?.ids ?? [] };
+          });
     if (!stored) return null;
     const message = toPayload({ id: stored.id, author: author.username, content, created_at: stored.created_at });
     this.hub.publish({ type: 'chat.message', groupId, message });
+    this.notifications.announce(mentioned);
     return message;
   }
 }

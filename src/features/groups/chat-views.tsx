@@ -20,10 +20,12 @@ interface ChatPageProps {
   ctx: ViewContext;
   group: { id: number; name: string };
   history: ChatMessagePayload[];
+  /** The page prefix of each kind of link shown as a card (platform/link-cards.ts). */
+  linkPaths: Record<string, string>;
 }
 
 /** Recent history is rendered on the server, so the page is useful without JavaScript too. */
-export function ChatPage({ ctx, group, history }: ChatPageProps) {
+export function ChatPage({ ctx, group, history, linkPaths }: ChatPageProps) {
   const username = ctx.user?.username ?? '';
   return (
     <Layout ctx={ctx} title={`Chat · ${group.name}`}>
@@ -38,6 +40,8 @@ export function ChatPage({ ctx, group, history }: ChatPageProps) {
         data-username={username}
         data-socket-path={`/ws/groups/${group.id}/chat/`}
         data-messages-url={`/groups/${group.id}/chat/messages/`}
+        data-cards-url={`/groups/${group.id}/chat/cards/`}
+        data-link-paths={JSON.stringify(linkPaths)}
         aria-label="Conversation"
       >
         <p class="chat-status" id="chat-status" role="status" data-state="offline">
@@ -61,6 +65,7 @@ export function ChatPage({ ctx, group, history }: ChatPageProps) {
           <p class="chat-error" id="chat-error" role="alert" />
         </form>
       </section>
+      <script src={assetUrl('js/chat-links.js')} defer />
       <script src={assetUrl('js/chat.js')} defer />
     </Layout>
   );

@@ -3,6 +3,7 @@ import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { unreadInGroupQuery } from './chat-reads.js';
 
 export interface GroupSummary {
   id: number;
@@ -71,9 +72,14 @@ export class GroupsRepository {
   }
 
   /** The user's groups with owner and size, for the groups page. */
-  async listSummariesForMember(userId: number): Promise<GroupSummary[]> {
-    const rows = await this.summaries().where('groups.id', 'in', this.memberGroupIds(userId)).orderBy('groups.name_key').orderBy('groups.id').execute();
-    return rows.map((row) => ({ ...row, member_count: Number(row.member_count) }));
+  async listSummariesForMember(userId: number): Promise<(GroupSummary & { unread: number })[]> {
+    const rows = await this.summaries()
+      .select((eb) => unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'))
+      .where('groups.id', 'in', this.memberGroupIds(userId))
+      .orderBy('groups.name_key')
+      .orderBy('groups.id')
+      .execute();
+    return rows.map((row) => ({ ...row, member_count: Number(row.member_count), unread: Number(row.unread ?? 0) }));
   }
 
   /** A page of the user's groups in the order they were made (by id, a stable key for the API's cursor), after `afterId`. */

@@ -1,11 +1,12 @@
 import { CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { unreadBadge } from '../../platform/views/bell.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: GroupSummary[] }) {
+export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: (GroupSummary & { unread: number })[] }) {
   return (
     <Layout ctx={ctx} title="Groups">
       <div class="page-header">
@@ -31,7 +32,10 @@ export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: Group
                   <td><a href={`/groups/${group.id}/`}>{group.name}</a></td>
                   <td>{group.owner_id === ctx.user?.id ? 'you' : group.owner}</td>
                   <td>{group.member_count}</td>
-                  <td><a href={`/groups/${group.id}/chat/`}>Open chat<span class="visually-hidden"> of {group.name}</span></a></td>
+                  <td>
+                    <a href={`/groups/${group.id}/chat/`}>Open chat<span class="visually-hidden"> of {group.name}</span></a>
+                    {group.unread > 0 ? <span class="badge badge-group unread-count">{unreadBadge(group.unread)} new<span class="visually-hidden"> {group.unread === 1 ? 'message' : 'messages'}</span></span> : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { formValues, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
+import { isOneOf } from '../../db/id-lists.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
@@ -37,8 +38,14 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, linkCards }) => {
   const service = new NotesService(db, dialect);
+  linkCards.register({
+    kind: 'note',
+    label: 'Note',
+    path: '/notes/',
+    visible: (viewerId, ids) => service.notes.visibleNotes(viewerId).where((eb) => isOneOf(db, eb.ref('notes.id'), ids)).select(['notes.id', 'notes.title']).execute(),
+  });
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);

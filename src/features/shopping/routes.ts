@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { formFailure, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
+import { isOneOf } from '../../db/id-lists.js';
+import { ShoppingRepository } from './repository.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
@@ -11,6 +13,14 @@ import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
   const shopping = new ShoppingService(services.db, services.notifications);
+  const lists = new ShoppingRepository(services.db);
+  services.linkCards.register({
+    kind: 'shopping',
+    label: 'Shopping list',
+    path: '/shopping/',
+    visible: (viewerId, ids) =>
+      lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('shopping_lists.id'), ids)).select(['shopping_lists.id', 'shopping_lists.title']).execute(),
+  });
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */

@@ -4,14 +4,24 @@ import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { isOneOf } from '../../db/id-lists.js';
 import { todoApi } from './api.js';
 import { todoItemForm, todoListForm } from './forms.js';
+import { TodoRepository } from './repository.js';
 import { TodoService } from './service.js';
 import { TODO, TodoFormPage, TodoListPage } from './views.js';
 
 export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
   const todo = new TodoService(services.db, services.notifications);
   const userId = (request: FastifyRequest) => request.user!.id;
+  const lists = new TodoRepository(services.db);
+  services.linkCards.register({
+    kind: 'todo',
+    label: 'To-do list',
+    path: '/todo/',
+    visible: (viewerId, ids) =>
+      lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('todo_lists.id'), ids)).select(['todo_lists.id', 'todo_lists.title']).execute(),
+  });
 
   /** The list page, with a failed share or item form shown again on it (400). */
   const showList = async (request: FastifyRequest, reply: FastifyReply, listId: number, forms: { share?: FormState; item?: FormState } = {}, status = 200) => {

@@ -117,7 +117,7 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'This token is read-only; create a read-write token to make changes.');
     const { user } = caller;
     request.apiToken = { id: caller.tokenId, scope: caller.scope };
-    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0 });
+    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0, navigation: [] });
     await tokens.touch(caller);
   });
 }, { name: 'api-token-layer', dependencies: ['session-layer'] });

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { rotateCsrfSecret } from './csrf.js';
 import { isApiRequest, unauthenticated } from '../api/layer.js';
+import type { NavigationBadge } from '../navigation-counts.js';
 import {
   type LoadedSession,
   type SessionStore,
@@ -23,6 +24,8 @@ export interface AuthUser {
   isAdmin: boolean;
   /** Unread notifications, as read with the session (up to UNREAD_CAP): the bell on every page. */
   unread: number;
+  /** The navigation's counts, as read with the session (platform/navigation-counts.ts). */
+  navigation: readonly NavigationBadge[];
 }
 
 declare module 'fastify' {
@@ -75,7 +78,7 @@ export async function logIn(
   setSessionCookie(reply, deps.config, key, expireDate);
   rotateCsrfSecret(request);
   // Read with the session from the next request on; this one answers with a redirect.
-  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0 };
+  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0, navigation: [] };
 }
 
 export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
@@ -101,7 +104,7 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
   const callerOf = (session: LoadedSession): AuthUser | null => {
     const { id, username, email, is_active, is_admin, password, timezone } = session.user;
     return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password))
-      ? Object.freeze({ id, username, email, timezone, isAdmin: is_admin === 1, unread: session.unread })
+      ? Object.freeze({ id, username, email, timezone, isAdmin: is_admin === 1, unread: session.unread, navigation: session.navigation })
       : null;
   };
   app.addHook('preValidation', (request, reply, done) => {

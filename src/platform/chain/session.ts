@@ -9,6 +9,7 @@ import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadCountQuery } from '../notifications.js';
+import { type NavigationBadge, type NavigationCount, navigationBadges } from '../navigation-counts.js';
 import { bearerToken } from '../api/layer.js';
 
 export const SESSION_COOKIE = 'sessionid';
@@ -42,6 +43,8 @@ export interface LoadedSession {
   groupIds: readonly number[];
   /** The user's unread notifications, read with the session, counted up to UNREAD_CAP only. */
   unread: number;
+  /** The navigation's counts (addNavigationCount), read with the session, in the order added. */
+  navigation: readonly NavigationBadge[];
 }
 
 interface SessionData {
@@ -91,15 +94,24 @@ export type SessionsEndedListener = (sessionKeys: string[]) => void;
 
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
+  private loaded = false;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
     private readonly onEnded?: SessionsEndedListener,
+    private readonly navigationCounts: NavigationCount[] = [],
   ) {}
 
   /** The same store working inside a transaction. */
   withDb(db: Kysely<Database>): SessionStore {
-    return new SessionStore(db, this.lifetimeSeconds, this.onEnded);
+    return new SessionStore(db, this.lifetimeSeconds, this.onEnded, this.navigationCounts);
+  }
+
+  /** A count for every page's navigation, read in the session's statement: added by features before the first request. */
+  addNavigationCount(count: NavigationCount): void {
+    if (this.loaded) throw new Error('navigation counts are added before the first session is loaded');
+    this.navigationCounts.push(count);
   }
 
   /** The session, its user and their view token in one query, built once: it runs before every page. */
@@ -130,6 +142,7 @@ export class SessionStore {
             .orderBy('groups.id'),
         ).as('group_versions'),
         unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
+        ...this.navigationCounts.map((count, index) => count.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
       ])
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
@@ -138,6 +151,7 @@ export class SessionStore {
   /** The live session named `key`, with its user, read from the database (no process keeps sessions). */
   async load(key: string, now = Date.now()): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
+    this.loaded = true;
     const row = await this.loadQuery.executeTakeFirst(this.db, { key, now });
     if (!row) return null;
     if (now - row.last_seen > TOUCH_INTERVAL_MS) {
@@ -158,6 +172,7 @@ export class SessionStore {
       groupIds: Object.freeze(groups.map((group) => group.id)),
       // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.
       unread: Number(row.unread ?? 0),
+      navigation: navigationBadges(this.navigationCounts, row),
     });
   }
 

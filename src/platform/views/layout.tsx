@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
-import { Bell } from './bell.js';
+import { Bell, unreadBadge } from './bell.js';
+import type { NavigationBadge } from '../navigation-counts.js';
+import { UNREAD_CAP } from '../notifications.js';
 import { CsrfField } from './forms.js';
 import type { ViewContext } from './render.js';
 
@@ -21,6 +23,21 @@ function BrandMark() {
       <path class="brand-mark-fold" d="M18 3v5h5" />
       <path class="brand-mark-lines" d="M9 13h10M9 17h10M9 21h6" />
     </svg>
+  );
+}
+
+/** A link with a count beside it (platform/navigation-counts.ts), stopping at UNREAD_CAP like the bell's. */
+function NavigationCountLink({ badge }: { badge: NavigationBadge }) {
+  return (
+    <a href={badge.href} class="nav-count-link">
+      {badge.label}
+      {badge.count > 0 ? (
+        <>
+          <span class="nav-count" aria-hidden="true">{unreadBadge(badge.count)}</span>
+          <span class="visually-hidden">, {badge.count >= UNREAD_CAP ? `more than ${UNREAD_CAP - 1}` : badge.count} {badge.count === 1 ? badge.counted.one : badge.counted.many}</span>
+        </>
+      ) : null}
+    </a>
   );
 }
 
@@ -47,6 +64,11 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
               <a href={section.href} aria-current={current(ctx, section.href)}>
                 {section.label}
               </a>
+            </li>
+          ))}
+          {user.navigation.map((badge) => (
+            <li>
+              <NavigationCountLink badge={badge} />
             </li>
           ))}
         </ul>

@@ -81,9 +81,9 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     // Pages for nobody in particular (the login form) show nothing from the database.
     let token = user ? request.session?.viewToken : '';
     if (cache && token !== undefined && messages.length === 0 && options.token) token = await options.token();
-    // Every page's bell shows the unread count, which no view version follows: a page is kept
-    // for one count only, whichever token it is kept under.
-    if (token !== undefined && user) token = `${token}\0${user.unread}`;
+    // Every page's bell and navigation show counts which no view version follows: a page is kept
+    // for one set of counts only, whichever token it is kept under.
+    if (token !== undefined && user) token = `${token}\0${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`;
     if (!cache || token === undefined || messages.length > 0) {
       return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }))));
     }

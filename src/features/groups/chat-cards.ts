@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { BadRequest, NotFound } from '../../errors.js';
+import { parseId } from '../../platform/ids.js';
+import type { LinkCards, LinkRef } from '../../platform/link-cards.js';
+import type { GroupsRepository } from './repository.js';
+
+/** A page of history holds 50 messages; one question covers their links (more ask again). */
+export const MAX_CARD_REFS = 50;
+const REF = /^([a-z]{1,20}):([0-9]{1,10})$/;
+
+/** `?ref=note:12&ref=todo:3`: the references, or why they are not such (a 400's message). */
+export function parseCardRefs(raw: unknown, cards: LinkCards): LinkRef[] | string {
+  const values = raw === undefined ? [] : [raw].flat();
+  if (values.length === 0) return 'name at least one ref, like ?ref=note:12';
+  if (values.length > MAX_CARD_REFS) return `at most ${MAX_CARD_REFS} refs at a time`;
+  const refs: LinkRef[] = [];
+  for (const value of values) {
+    const match = typeof value === 'string' ? REF.exec(value) : null;
+    const id = match ? parseId(match[2]) : null;
+    if (!match || id === null || !cards.has(match[1]!)) return `not a ref: ${String(value).slice(0, 40)}`;
+    refs.push({ kind: match[1]!, id });
+  }
+  return refs;
+}
+
+/**
+ * The cards a member sees for links in a group's chat: each object through its own feature's
+ * visibility query for the caller, so a link to something the caller may not read is no card,
+ * exactly as if it did not exist. Members only: everyone else gets the group's 404.
+ */
+export function chatCardRoutes(app: FastifyInstance, groups: GroupsRepository, cards: LinkCards): void {
+  app.get('/groups/:pk/chat/cards/', async (request, reply) => {
+    const groupId = parseId((request.params as { pk?: string }).pk);
+    if (groupId === null || !(await groups.isMember(groupId, request.user!.id))) throw new NotFound();
+    const refs = parseCardRefs((request.query as { ref?: unknown }).ref, cards);
+    if (typeof refs === 'string') throw new BadRequest(refs);
+    return reply.header('cache-control', 'no-store').send({ cards: await cards.resolve(request.user!.id, refs) });
+  });
+}

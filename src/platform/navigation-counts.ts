@@ -1,0 +1,33 @@
+import type { AliasableExpression, Expression, Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+// Counts every page's navigation shows beside a link (the chat's unread messages), registered by
+// the features that own them. Every page would pay a round trip for each: instead the session's
+// one statement (chain/session.ts) embeds each count, as it does the bell's.
+
+export interface NavigationCount {
+  /** The link's text: `Chat`. */
+  label: string;
+  href: string;
+  /** What the number counts, for the accessible name: `unread message`, `unread messages`. */
+  counted: { one: string; many: string };
+  /**
+   * A scalar subquery counting for the user (`userId` a reference to the session's user),
+   * bounded like the bell's (UNREAD_CAP): it runs with every page.
+   */
+  query: (db: Kysely<Database>, userId: Expression<number>) => AliasableExpression<unknown>;
+}
+
+/** A navigation count as read with one session. */
+export interface NavigationBadge {
+  label: string;
+  href: string;
+  counted: { one: string; many: string };
+  count: number;
+}
+
+/** The counts of a session's row (columns `navigation_<index>`), with what the links show. */
+export function navigationBadges(counts: readonly NavigationCount[], row: object): NavigationBadge[] {
+  const values = row as Record<string, unknown>;
+  return counts.map(({ label, href, counted }, index) => ({ label, href, counted, count: Number(values[`navigation_${index}`] ?? 0) }));
+}
