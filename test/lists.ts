@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Database, Group, ShoppingItem, ShoppingList, TodoItem, TodoList, User } from '../src/db/schema.js';
+import type { Database, Group, SharePermission, ShoppingItem, ShoppingList, TodoItem, TodoList, User } from '../src/db/schema.js';
 
 // Factories for to-do and shopping lists, and a snapshot to prove a refused change changed nothing.
 
 export async function createTodoList(
   db: Kysely<Database>,
   owner: User,
-  overrides: { title?: string; description?: string; sharedWith?: User[] } = {},
+  overrides: { title?: string; description?: string; sharedWith?: User[]; tickers?: User[] } = {},
 ): Promise<TodoList> {
   const now = Date.now();
   const list = await db
@@ -15,13 +15,14 @@ export async function createTodoList(
     .returningAll()
     .executeTakeFirstOrThrow();
   for (const user of overrides.sharedWith ?? []) await db.insertInto('todo_list_shares').values({ list_id: list.id, user_id: user.id }).execute();
+  for (const user of overrides.tickers ?? []) await db.insertInto('todo_list_shares').values({ list_id: list.id, user_id: user.id, permission: 'tick' }).execute();
   return list;
 }
 
 export async function addTodoItem(
   db: Kysely<Database>,
   list: TodoList,
-  overrides: { text?: string; due_date?: string | null; is_done?: number; position?: number } = {},
+  overrides: { text?: string; due_date?: string | null; is_done?: number; position?: number; assignee?: User } = {},
 ): Promise<TodoItem> {
   return db
     .insertInto('todo_items')
@@ -31,6 +32,7 @@ export async function addTodoItem(
       due_date: overrides.due_date ?? null,
       is_done: overrides.is_done ?? 0,
       position: overrides.position ?? 0,
+      assignee_id: overrides.assignee?.id ?? null,
       created_at: Date.now(),
     })
     .returningAll()
@@ -40,7 +42,7 @@ export async function addTodoItem(
 export async function createShoppingList(
   db: Kysely<Database>,
   owner: User,
-  overrides: { title?: string; store_name?: string; group?: Group | null; sharedWith?: User[] } = {},
+  overrides: { title?: string; store_name?: string; group?: Group | null; group_permission?: SharePermission; sharedWith?: User[]; tickers?: User[] } = {},
 ): Promise<ShoppingList> {
   const now = Date.now();
   const list = await db
@@ -50,12 +52,14 @@ export async function createShoppingList(
       title: overrides.title ?? 'Weekly shop',
       store_name: overrides.store_name ?? '',
       group_id: overrides.group?.id ?? null,
+      group_permission: overrides.group_permission ?? 'read',
       created_at: now,
       updated_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
   for (const user of overrides.sharedWith ?? []) await db.insertInto('shopping_list_shares').values({ list_id: list.id, user_id: user.id }).execute();
+  for (const user of overrides.tickers ?? []) await db.insertInto('shopping_list_shares').values({ list_id: list.id, user_id: user.id, permission: 'tick' }).execute();
   return list;
 }
 

@@ -87,7 +87,12 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
         lock: (service) => service.lockOwned(user.id, params.pk),
         read: (service) => detail(service, user.id, params.pk),
         write: async (service, current) => {
-          const input = { title: body.title ?? current.title, store_name: body.store_name ?? current.store_name, group: body.group === undefined ? current.group : body.group };
+          const input = {
+            title: body.title ?? current.title,
+            store_name: body.store_name ?? current.store_name,
+            group: body.group === undefined ? current.group : body.group,
+            group_permission: body.group_permission ?? current.group_permission ?? 'read',
+          };
           const updated = await service.update(user.id, params.pk, input);
           if (!updated.ok) invalid(updated.errors);
         },
@@ -98,7 +103,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     method: 'POST',
     path: `${BASE}/:pk/items/`,
     tag: TAG,
-    summary: 'Add an item to a shopping list (owner only).',
+    summary: 'Add an item to a shopping list (owner, tick users, group members when the group may tick).',
     params: idParams,
     body: shoppingItemBody,
     status: 201,
@@ -123,7 +128,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     method: 'PATCH',
     path: `${BASE}/items/:pk/`,
     tag: TAG,
-    summary: 'Mark an item bought or not bought (owner only); If-Match honoured.',
+    summary: 'Mark an item bought or not bought (owner, tick users, group members when the group may tick); If-Match honoured.',
     params: idParams,
     body: shoppingItemPatch,
     response: shoppingItemJson,
@@ -131,7 +136,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     handler: ({ user, params, body, request }) =>
       checkedChange(deps.db, request, {
         on,
-        lock: (service) => service.lockOwnedItem(user.id, params.pk),
+        lock: (service) => service.lockTickableItem(user.id, params.pk),
         read: async (service) => shoppingItemOut(await service.item(user.id, params.pk)),
         write: async (service) => {
           await service.markItem(user.id, params.pk, body.is_bought);

@@ -1,9 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
-import { GroupsRepository } from '../groups/repository.js';
+import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
+import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
+import { ShoppingListAccess } from './access.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
 export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_name: string | null };
@@ -11,10 +11,31 @@ export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_n
 /** A list with what its page shows. */
 export interface ShoppingListPageRows {
   list: ShoppingListWithNames;
-  items: ShoppingItem[];
+  /** What the caller may do with it. */
+  role: ListRole;
+  items: ShoppingItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
 }
+
+/** An item with the usernames of who added it and who bought it (null when none or deleted). */
+export type ShoppingItemRow = ShoppingItem & { created_by_name: string | null; bought_by_name: string | null };
+
+const ITEM_COLUMNS = [
+  'shopping_items.id',
+  'shopping_items.list_id',
+  'shopping_items.name',
+  'shopping_items.quantity_milli',
+  'shopping_items.unit',
+  'shopping_items.estimated_price_cents',
+  'shopping_items.is_bought',
+  'shopping_items.created_at',
+  'shopping_items.created_by',
+  'shopping_items.bought_by',
+  'shopping_items.bought_at',
+  'creator.username as created_by_name',
+  'buyer.username as bought_by_name',
+] as const;
 
 export type ShoppingItemPrice = Pick<ShoppingItem, 'quantity_milli' | 'estimated_price_cents' | 'is_bought'>;
 
@@ -26,33 +47,8 @@ export interface ShoppingListSummaryRows {
   sharedWith: SharedUser[];
 }
 
-export class ShoppingRepository {
-  readonly shares: SharesRepository;
-  readonly groups: GroupsRepository;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.shares = new SharesRepository(db, 'shopping_list_shares');
-    this.groups = new GroupsRepository(db);
-  }
-
-  /** The one definition of who may read a shopping list: its owner, users it is shared with, members of its group. */
-  visibleLists(userId: number) {
-    return this.db
-      .selectFrom('shopping_lists')
-      .where((eb) =>
-        eb.or([
-          eb('shopping_lists.owner_id', '=', userId),
-          eb('shopping_lists.id', 'in', this.shares.listIdsSharedWith(userId)),
-          eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId)),
-        ]),
-      );
-  }
-
-  /** The one definition of who may change a shopping list and its items: its owner. */
-  ownedLists(userId: number) {
-    return this.db.selectFrom('shopping_lists').where('shopping_lists.owner_id', '=', userId);
-  }
-
+/** The lists' queries and changes, each scoped through ShoppingListAccess's definitions. */
+export class ShoppingRepository extends ShoppingListAccess {
   /** Visible lists with the owner's and the group's names. */
   private visibleWithNames(userId: number) {
     return this.visibleLists(userId)
@@ -69,20 +65,14 @@ export class ShoppingRepository {
   async findVisiblePage(userId: number, listId: number): Promise<ShoppingListPageRows | undefined> {
     const row = await this.visibleWithNames(userId)
       .select((eb) => [
+        this.roleCase(eb, userId).as('role'),
         jsonRowsFrom(
           this.db,
           eb
             .selectFrom('shopping_items')
-            .select([
-              'shopping_items.id',
-              'shopping_items.list_id',
-              'shopping_items.name',
-              'shopping_items.quantity_milli',
-              'shopping_items.unit',
-              'shopping_items.estimated_price_cents',
-              'shopping_items.is_bought',
-              'shopping_items.created_at',
-            ])
+            .leftJoin('users as creator', 'creator.id', 'shopping_items.created_by')
+            .leftJoin('users as buyer', 'buyer.id', 'shopping_items.bought_by')
+            .select(ITEM_COLUMNS)
             .whereRef('shopping_items.list_id', '=', 'shopping_lists.id')
             .orderBy('shopping_items.is_bought')
             .orderBy('shopping_items.id'),
@@ -92,8 +82,8 @@ export class ShoppingRepository {
       .where('shopping_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, ...list } = row;
-    return { list, items: parseJsonRows<ShoppingItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, role, ...list } = row;
+    return { list, role, items: parseJsonRows<ShoppingItemRow>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
   }
 
   /**
@@ -128,12 +118,14 @@ export class ShoppingRepository {
   }
 
   /** An item of a list the user may read. */
-  findVisibleItem(userId: number, itemId: number): Promise<ShoppingItem | undefined> {
+  findVisibleItem(userId: number, itemId: number): Promise<ShoppingItemRow | undefined> {
     return this.db
       .selectFrom('shopping_items')
-      .selectAll()
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.visibleLists(userId).select('shopping_lists.id'))
+      .leftJoin('users as creator', 'creator.id', 'shopping_items.created_by')
+      .leftJoin('users as buyer', 'buyer.id', 'shopping_items.bought_by')
+      .select(ITEM_COLUMNS)
+      .where('shopping_items.id', '=', itemId)
+      .where('shopping_items.list_id', 'in', this.visibleLists(userId).select('shopping_lists.id'))
       .executeTakeFirst();
   }
 
@@ -142,12 +134,12 @@ export class ShoppingRepository {
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
-  async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
+  async lockTickableItem(userId: number, itemId: number): Promise<boolean> {
     const query = this.db
       .selectFrom('shopping_items')
       .select('shopping_items.id')
       .where('shopping_items.id', '=', itemId)
-      .where('shopping_items.list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'));
+      .where('shopping_items.list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'));
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
@@ -179,7 +171,7 @@ export class ShoppingRepository {
   async insertList(ownerId: number, input: ShoppingListInput, now = Date.now()): Promise<number> {
     const row = await this.db
       .insertInto('shopping_lists')
-      .values({ owner_id: ownerId, title: input.title, store_name: input.store_name, group_id: input.group, created_at: now, updated_at: now })
+      .values({ owner_id: ownerId, title: input.title, store_name: input.store_name, group_id: input.group, group_permission: input.group_permission, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -189,7 +181,7 @@ export class ShoppingRepository {
   async updateOwnedList(userId: number, listId: number, input: ShoppingListInput, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('shopping_lists')
-      .set({ title: input.title, store_name: input.store_name, group_id: input.group, updated_at: now })
+      .set({ title: input.title, store_name: input.store_name, group_id: input.group, group_permission: input.group_permission, updated_at: now })
       .where('id', '=', listId)
       .where('owner_id', '=', userId)
       .executeTakeFirst();
@@ -202,41 +194,69 @@ export class ShoppingRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async insertItem(listId: number, input: ShoppingItemInput, now = Date.now()): Promise<number> {
+  /**
+   * Adds an item to a list the user may tick, the check and the insert in one statement; the new
+   * item's id, or undefined when the user may not add to such a list.
+   */
+  async insertTickableItem(userId: number, listId: number, input: ShoppingItemInput, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .insertInto('shopping_items')
-      .values({
-        list_id: listId,
-        name: input.name,
-        quantity_milli: input.quantity,
-        unit: input.unit,
-        estimated_price_cents: input.estimated_price,
-        created_at: now,
-      })
+      .columns(['list_id', 'name', 'quantity_milli', 'unit', 'estimated_price_cents', 'created_at', 'created_by'])
+      .expression(
+        this.tickableLists(userId)
+          .select([
+            'shopping_lists.id',
+            sql<string>`${input.name}`.as('name'),
+            sql<number>`cast(${input.quantity} as integer)`.as('quantity_milli'),
+            sql<string>`${input.unit}`.as('unit'),
+            sql<number | null>`cast(${input.estimated_price} as integer)`.as('estimated_price_cents'),
+            sql<number>`cast(${now} as bigint)`.as('created_at'),
+            sql<number>`cast(${userId} as integer)`.as('created_by'),
+          ])
+          .where('shopping_lists.id', '=', listId),
+      )
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+      .executeTakeFirst();
+    return row?.id;
   }
 
-  /** Flips "bought" on an item of a list the user owns, in one scoped statement; its list id, or undefined. */
-  async toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+  /**
+   * Flips "bought" on an item of a list the user may tick, in one scoped statement, noting who
+   * bought it and when (cleared when it is put back); its list id, or undefined.
+   */
+  async toggleTickableItem(userId: number, itemId: number, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('shopping_items')
-      .set({ is_bought: sql<number>`1 - is_bought` })
+      .set((eb) => ({
+        is_bought: sql<number>`1 - is_bought`,
+        bought_by: eb.case().when('is_bought', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
+        bought_at: eb.case().when('is_bought', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
+      }))
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;
   }
 
-  /** Sets "bought" on an item of a list the user owns, scoped like toggleOwnedItem; its list id, or undefined. */
-  async markOwnedItem(userId: number, itemId: number, bought: boolean): Promise<number | undefined> {
+  /**
+   * Sets "bought" on an item of a list the user may tick, scoped like toggleTickableItem; marking
+   * a bought item bought again keeps who bought it. Its list id, or undefined.
+   */
+  async markTickableItem(userId: number, itemId: number, bought: boolean, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('shopping_items')
-      .set({ is_bought: bought ? 1 : 0 })
+      .set((eb) =>
+        bought
+          ? {
+              is_bought: 1,
+              bought_by: eb.case().when('is_bought', '=', 1).then(eb.ref('bought_by')).else(sql<number>`cast(${userId} as integer)`).end(),
+              bought_at: eb.case().when('is_bought', '=', 1).then(eb.ref('bought_at')).else(sql<number>`cast(${now} as bigint)`).end(),
+            }
+          : { is_bought: 0, bought_by: null, bought_at: null },
+      )
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;

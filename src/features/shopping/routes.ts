@@ -55,7 +55,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.get('/shopping/:pk/edit/', async (request, reply) => {
     const list = await shopping.ownedList(userId(request), pathId(request));
-    const values = { title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id) };
+    const values = { title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id), group_permission: list.group_permission };
     return showForm(request, reply, { list, values });
   });
 
@@ -90,8 +90,8 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/shopping/:pk/items/add/', async (request, reply) => {
     const listId = pathId(request);
-    // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
-    await shopping.ownedList(userId(request), listId);
+    // The permission first: a reader's invalid form is a 404 too, never a page of errors.
+    await shopping.requireTick(userId(request), listId);
     const form = parseForm(shoppingItemForm, request.body);
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
     await shopping.addItem(userId(request), listId, form.data);

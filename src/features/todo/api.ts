@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { apiRoute, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { checkedChange, idParams, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
+import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
 import { type TodoListDetailJson, todoItemBody, todoItemJson, todoItemOut, todoItemPatch, todoListBody, todoListDetailJson, todoListJson, todoListOut, todoListPatch } from './api-schemas.js';
 import { TodoService } from './service.js';
 
@@ -79,14 +79,18 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     method: 'POST',
     path: `${BASE}/:pk/items/`,
     tag: TAG,
-    summary: 'Add an item to a to-do list (owner only).',
+    summary: 'Add an item to a to-do list (owner and tick users), optionally assigned to someone who may read it.',
     params: idParams,
     body: todoItemBody,
     status: 201,
     response: todoItemJson,
     location: (item) => `${BASE}/items/${item.id}/`,
     errors: [403, 404],
-    handler: async ({ user, params, body }) => todoItemOut(await todo.item(user.id, await todo.addItem(user.id, params.pk, body))),
+    handler: async ({ user, params, body }) => {
+      const added = await todo.addAssignedItem(user.id, params.pk, body);
+      if (!added.ok) invalid(added.errors);
+      return todoItemOut(await todo.item(user.id, added.value));
+    },
   });
 
   apiRoute(app, {
@@ -104,7 +108,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     method: 'PATCH',
     path: `${BASE}/items/:pk/`,
     tag: TAG,
-    summary: 'Mark an item done or not done (owner only); If-Match honoured.',
+    summary: 'Mark an item done or not done (owner and tick users); If-Match honoured.',
     params: idParams,
     body: todoItemPatch,
     response: todoItemJson,
@@ -112,7 +116,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     handler: ({ user, params, body, request }) =>
       checkedChange(deps.db, request, {
         on,
-        lock: (service) => service.lockOwnedItem(user.id, params.pk),
+        lock: (service) => service.lockTickableItem(user.id, params.pk),
         read: async (service) => todoItemOut(await service.item(user.id, params.pk)),
         write: async (service) => {
           await service.markItem(user.id, params.pk, body.is_done);

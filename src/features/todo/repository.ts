@@ -1,40 +1,57 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import type { Database, TodoItem, TodoList } from '../../db/schema.js';
+import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
+import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
+import { TodoListAccess } from './access.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
 export type TodoListWithOwner = TodoList & { owner_name: string };
 
+/** An item with the usernames of who added it, who ticked it and whom it is assigned to (null when none or deleted). */
+export type TodoItemRow = TodoItem & { created_by_name: string | null; done_by_name: string | null; assignee_name: string | null };
+
 /** A list with what its page shows. */
 export interface TodoListPageRows {
   list: TodoListWithOwner;
-  items: TodoItem[];
+  /** What the caller may do with it. */
+  role: ListRole;
+  items: TodoItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** Everyone who may read the list (whom an item may be assigned to). */
+  readers: { id: number; username: string }[];
 }
 
-export class TodoRepository {
-  readonly shares: SharesRepository;
+/** An open item assigned to someone, with its list, for "Assigned to me". */
+export interface AssignedItem {
+  id: number;
+  text: string;
+  due_date: string | null;
+  list_id: number;
+  list_title: string;
+}
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.shares = new SharesRepository(db, 'todo_list_shares');
-  }
+const ITEM_COLUMNS = [
+  'todo_items.id',
+  'todo_items.list_id',
+  'todo_items.text',
+  'todo_items.due_date',
+  'todo_items.is_done',
+  'todo_items.position',
+  'todo_items.created_at',
+  'todo_items.created_by',
+  'todo_items.done_by',
+  'todo_items.done_at',
+  'todo_items.assignee_id',
+  'creator.username as created_by_name',
+  'doer.username as done_by_name',
+  'assignee.username as assignee_name',
+] as const;
 
-  /** The one definition of who may read a to-do list: its owner and the users it is shared with. */
-  visibleLists(userId: number) {
-    return this.db
-      .selectFrom('todo_lists')
-      .where((eb) => eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsSharedWith(userId))]));
-  }
-
-  /** The one definition of who may change a to-do list and its items: its owner. */
-  ownedLists(userId: number) {
-    return this.db.selectFrom('todo_lists').where('todo_lists.owner_id', '=', userId);
-  }
-
+/** The lists' queries and changes, each scoped through TodoListAccess's definitions. */
+export class TodoRepository extends TodoListAccess {
   /**
    * A list the user may read with its items, open ones first, each part in the order they were
    * added (a JSON array), and, for its owner, who it is shared with: one query for the page.
@@ -45,23 +62,34 @@ export class TodoRepository {
       .selectAll('todo_lists')
       .select((eb) => [
         'users.username as owner_name',
+        this.roleCase(eb, userId).as('role'),
         jsonRowsFrom(
           this.db,
           eb
             .selectFrom('todo_items')
-            .select(['todo_items.id', 'todo_items.list_id', 'todo_items.text', 'todo_items.due_date', 'todo_items.is_done', 'todo_items.position', 'todo_items.created_at'])
+            .leftJoin('users as creator', 'creator.id', 'todo_items.created_by')
+            .leftJoin('users as doer', 'doer.id', 'todo_items.done_by')
+            .leftJoin('users as assignee', 'assignee.id', 'todo_items.assignee_id')
+            .select(ITEM_COLUMNS)
             .whereRef('todo_items.list_id', '=', 'todo_lists.id')
             .orderBy('todo_items.is_done')
             .orderBy('todo_items.position')
             .orderBy('todo_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        jsonRowsFrom(this.db, this.readersQuery(listId).select(['users.id', 'users.username']).orderBy('users.username_key')).as('readers'),
       ])
       .where('todo_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, ...list } = row;
-    return { list, items: parseJsonRows<TodoItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, readers, role, ...list } = row;
+    return {
+      list,
+      role,
+      items: parseJsonRows<TodoItemRow>(items),
+      sharedWith: parseJsonRows<SharedUser>(shared_with),
+      readers: parseJsonRows<{ id: number; username: string }>(readers),
+    };
   }
 
   /**
@@ -84,13 +112,35 @@ export class TodoRepository {
   }
 
   /** An item of a list the user may read. */
-  findVisibleItem(userId: number, itemId: number): Promise<TodoItem | undefined> {
+  findVisibleItem(userId: number, itemId: number): Promise<TodoItemRow | undefined> {
     return this.db
       .selectFrom('todo_items')
-      .selectAll()
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
+      .leftJoin('users as creator', 'creator.id', 'todo_items.created_by')
+      .leftJoin('users as doer', 'doer.id', 'todo_items.done_by')
+      .leftJoin('users as assignee', 'assignee.id', 'todo_items.assignee_id')
+      .select(ITEM_COLUMNS)
+      .where('todo_items.id', '=', itemId)
+      .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
       .executeTakeFirst();
+  }
+
+  /**
+   * Open items assigned to the user in lists they may still read (losing the list hides them),
+   * those due first by date, then the undated, newest list item last.
+   */
+  assignedTo(userId: number, limit = 50): Promise<AssignedItem[]> {
+    return this.db
+      .selectFrom('todo_items')
+      .innerJoin('todo_lists', 'todo_lists.id', 'todo_items.list_id')
+      .select(['todo_items.id', 'todo_items.text', 'todo_items.due_date', 'todo_items.list_id', 'todo_lists.title as list_title'])
+      .where('todo_items.assignee_id', '=', userId)
+      .where('todo_items.is_done', '=', 0)
+      .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
+      .orderBy(sql`case when todo_items.due_date is null then 1 else 0 end`)
+      .orderBy('todo_items.due_date')
+      .orderBy('todo_items.id')
+      .limit(limit)
+      .execute();
   }
 
   async lockOwnedList(userId: number, listId: number): Promise<boolean> {
@@ -98,12 +148,12 @@ export class TodoRepository {
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
-  async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
+  async lockTickableItem(userId: number, itemId: number): Promise<boolean> {
     const query = this.db
       .selectFrom('todo_items')
       .select('todo_items.id')
       .where('todo_items.id', '=', itemId)
-      .where('todo_items.list_id', 'in', this.ownedLists(userId).select('todo_lists.id'));
+      .where('todo_items.list_id', 'in', this.tickableLists(userId).select('todo_lists.id'));
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
@@ -173,40 +223,75 @@ export class TodoRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async insertItem(listId: number, input: TodoItemInput, now = Date.now()): Promise<number> {
-    const last = await this.db
-      .selectFrom('todo_items')
-      .select((eb) => eb.fn.max('position').as('position'))
-      .where('list_id', '=', listId)
-      .executeTakeFirst();
-    const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+  /**
+   * Adds an item to a list the user may tick, the check and the insert in one statement; the new
+   * item's id, or undefined when the user may not add to such a list. An assignee who may not
+   * read the list is left out (the service refuses that first, with a message).
+   */
+  async insertTickableItem(userId: number, listId: number, input: TodoItemInput, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .insertInto('todo_items')
-      .values({ list_id: listId, text: input.text, due_date: input.due_date, position, created_at: now })
+      .columns(['list_id', 'text', 'due_date', 'position', 'created_at', 'created_by', 'assignee_id'])
+      .expression(
+        this.tickableLists(userId)
+          .select((eb) => [
+            'todo_lists.id',
+            sql<string>`${input.text}`.as('text'),
+            sql<string | null>`${input.due_date}`.as('due_date'),
+            eb.fn
+              .coalesce(
+                eb.selectFrom('todo_items').select(sql<number>`max(todo_items.position) + 1`.as('next')).whereRef('todo_items.list_id', '=', 'todo_lists.id'),
+                sql.lit(0),
+              )
+              .as('position'),
+            sql<number>`cast(${now} as bigint)`.as('created_at'),
+            sql<number>`cast(${userId} as integer)`.as('created_by'),
+            (input.assignee === null ? sql<number | null>`cast(${null} as integer)` : this.readerNamedQuery(listId, input.assignee)).as('assignee_id'),
+          ])
+          .where('todo_lists.id', '=', listId),
+      )
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+      .executeTakeFirst();
+    return row?.id;
   }
 
-  /** Flips an item of a list the user owns, in one scoped statement; its list id, or undefined. */
-  async toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+  /**
+   * Flips an item of a list the user may tick, in one scoped statement, noting who did it and
+   * when (cleared when it is opened again); its list id, or undefined.
+   */
+  async toggleTickableItem(userId: number, itemId: number, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('todo_items')
-      .set({ is_done: sql<number>`1 - is_done` })
+      .set((eb) => ({
+        is_done: sql<number>`1 - is_done`,
+        done_by: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
+        done_at: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
+      }))
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('todo_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;
   }
 
-  /** Sets done on an item of a list the user owns, scoped like toggleOwnedItem; its list id, or undefined. */
-  async markOwnedItem(userId: number, itemId: number, done: boolean): Promise<number | undefined> {
+  /**
+   * Sets done on an item of a list the user may tick, scoped like toggleTickableItem; marking a
+   * done item done again keeps who did it first. Its list id, or undefined.
+   */
+  async markTickableItem(userId: number, itemId: number, done: boolean, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('todo_items')
-      .set({ is_done: done ? 1 : 0 })
+      .set((eb) =>
+        done
+          ? {
+              is_done: 1,
+              done_by: eb.case().when('is_done', '=', 1).then(eb.ref('done_by')).else(sql<number>`cast(${userId} as integer)`).end(),
+              done_at: eb.case().when('is_done', '=', 1).then(eb.ref('done_at')).else(sql<number>`cast(${now} as bigint)`).end(),
+            }
+          : { is_done: 0, done_by: null, done_at: null },
+      )
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('todo_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;
