@@ -32,6 +32,7 @@ import { createHub } from './platform/hub/hub.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { Outbox } from './platform/mail/outbox.js';
 import { Notifications } from './platform/notifications.js';
+import { ActivityObjects } from './platform/activity.js';
 import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/process/request-log.js';
@@ -110,7 +111,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   const background = new BackgroundJobs();
   app.decorate('background', background);
   app.addHook('onClose', () => background.stop());
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub), background };
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub), activity: new ActivityObjects(), background };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

@@ -6,6 +6,7 @@ import type { BackgroundJobs } from './background.js';
 import type { Hub } from './hub/hub.js';
 import type { SessionStore } from './chain/session.js';
 import type { Outbox } from './mail/outbox.js';
+import type { ActivityObjects } from './activity.js';
 import type { Notifications } from './notifications.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
@@ -20,6 +21,8 @@ export interface Services {
   outbox: Outbox;
   /** In-app notifications, written in the caller's transaction and announced live after it. */
   notifications: Notifications;
+  /** How each feature's objects show in group activity (registered by the features), read by the group page. */
+  activity: ActivityObjects;
   /** Loops beside the server (reminders), started once it listens and stopped when it closes. */
   background: BackgroundJobs;
 }

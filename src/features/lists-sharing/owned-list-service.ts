@@ -22,6 +22,8 @@ export interface OwnedListRepository<List, ItemInput> {
   lockOwnedItem(userId: number, itemId: number): Promise<boolean>;
   deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
   touchList(listId: number): Promise<void>;
+  /** After a change to the list's items by `userId`, in its transaction (a group list's activity). */
+  itemsChanged?(listId: number, userId: number): Promise<void>;
 }
 
 /**
@@ -89,29 +91,31 @@ export abstract class OwnedListService<
       if (!(await lists.findOwnedList(userId, listId))) throw new NotFound();
       const itemId = await lists.insertItem(listId, input);
       await lists.touchList(listId);
+      await lists.itemsChanged?.(listId, userId);
       return itemId;
     });
   }
 
   /** Returns the item's list id, to go back to it. */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.toggleOwnedItem(userId, itemId));
+    return this.changeItem(userId, (lists) => lists.toggleOwnedItem(userId, itemId));
   }
 
   /** Marks an item done (bought) or not; returns its list id. */
   markItem(userId: number, itemId: number, done: boolean): Promise<number> {
-    return this.changeItem((lists) => lists.markOwnedItem(userId, itemId, done));
+    return this.changeItem(userId, (lists) => lists.markOwnedItem(userId, itemId, done));
   }
 
   deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.deleteOwnedItem(userId, itemId));
+    return this.changeItem(userId, (lists) => lists.deleteOwnedItem(userId, itemId));
   }
 
-  private changeItem(change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
+  private changeItem(userId: number, change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
     return this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
       await lists.touchList(listId);
+      await lists.itemsChanged?.(listId, userId);
       return listId;
     });
   }

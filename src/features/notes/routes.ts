@@ -11,6 +11,7 @@ import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
+import { noteActivity } from './visibility.js';
 import { notesApi } from './api.js';
 import { NotesApiRepository } from './api-repository.js';
 import { remindersApi } from './api-reminders.js';
@@ -37,8 +38,9 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, activity }) => {
   const service = new NotesService(db, dialect);
+  activity.register(noteActivity(db));
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);

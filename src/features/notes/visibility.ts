@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { ActivityObjectKind } from '../../platform/activity.js';
 import type { AudienceRules, AudienceVia } from '../../platform/audience.js';
 import { GroupsRepository } from '../groups/repository.js';
 
@@ -44,4 +45,15 @@ export function noteAudience(db: Kysely<Database>, noteId: number): AudienceRule
   const holds = (rule: (user: Expression<number>) => NotesCondition) => (user: Expression<number>) =>
     sql<SqlBool>`exists ${db.selectFrom('notes').select('notes.id').where(rule(user)).where('notes.id', '=', noteId)}`;
   return { candidates, mayRead: holds((user) => visibleTo(db, user)), mayChange: holds(ownedBy) };
+}
+
+/** How notes show in group activity: titled and seen by the same rule as their pages. */
+export function noteActivity(db: Kysely<Database>): ActivityObjectKind {
+  return {
+    kind: 'note',
+    noun: 'note',
+    path: (id) => `/notes/${id}/`,
+    title: (noteId) => db.selectFrom('notes').select('notes.title').where('notes.id', '=', noteId).$asScalar(),
+    visible: (viewerId, noteId) => sql<SqlBool>`exists ${db.selectFrom('notes').select('notes.id').where(visibleTo(db, viewerId)).where('notes.id', '=', noteId)}`,
+  };
 }

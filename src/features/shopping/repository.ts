@@ -3,6 +3,7 @@ import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { lockedForUpdate } from '../../db/locks.js';
+import { recordChange } from '../../platform/activity.js';
 import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
@@ -255,5 +256,16 @@ export class ShoppingRepository {
 
   async touchList(listId: number, now = Date.now()): Promise<void> {
     await this.db.updateTable('shopping_lists').set({ updated_at: now }).where('id', '=', listId).execute();
+  }
+
+  /** A change to a group list's items shows in the group's activity (changes in a row are one event). */
+  async itemsChanged(listId: number, userId: number): Promise<void> {
+    const groupOf = this.db.selectFrom('shopping_lists').select('shopping_lists.group_id').where('shopping_lists.id', '=', listId).$asScalar();
+    await recordChange(this.db, { actorId: userId, object: { kind: 'shopping', id: listId }, groupOf });
+  }
+
+  /** The list's group now, to record a list put into a group; undefined when the user owns no such list. */
+  async ownedListGroup(userId: number, listId: number): Promise<number | null | undefined> {
+    return (await this.ownedLists(userId).select('shopping_lists.group_id').where('shopping_lists.id', '=', listId).executeTakeFirst())?.group_id;
   }
 }

@@ -7,10 +7,12 @@ import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/
 import { shoppingApi } from './api.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
+import { shoppingActivity } from './activity.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
   const shopping = new ShoppingService(services.db, services.notifications);
+  services.activity.register(shoppingActivity(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */
