@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
+import { shoppingAudience } from './audience.js';
 import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import { recordChange } from '../../platform/activity.js';
@@ -15,6 +17,8 @@ export interface ShoppingListPageRows {
   items: ShoppingItem[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** Everyone who may read the list and what each may do (the "who can see this" panel). */
+  audience: AudienceMember[];
 }
 
 export type ShoppingItemPrice = Pick<ShoppingItem, 'quantity_milli' | 'estimated_price_cents' | 'is_bought'>;
@@ -64,12 +68,13 @@ export class ShoppingRepository extends ShoppingListAccess {
             .orderBy('shopping_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        audienceColumn(this.db, shoppingAudience(this.db, listId)).as('audience'),
       ])
       .where('shopping_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, ...list } = row;
-    return { list, items: parseJsonRows<ShoppingItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, audience, ...list } = row;
+    return { list, items: parseJsonRows<ShoppingItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with), audience: readAudience(audience) };
   }
 
   /**

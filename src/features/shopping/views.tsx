@@ -1,3 +1,4 @@
+import { AudiencePanel } from '../../platform/views/audience.js';
 import type { Group, ShoppingItem } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
@@ -93,7 +94,7 @@ function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewConte
   );
 }
 
-export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
+export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
   return (
     <Layout ctx={ctx} title={list.title}>
       <header class="page-header">
@@ -139,6 +140,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith,
           <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} {...share} />
         </>
       ) : null}
+      <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="shopping list" groupName={list.group_name} />
       <p><a href="/shopping/">← All shopping lists</a></p>
     </Layout>
   );

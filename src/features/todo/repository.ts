@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
+import { todoAudience } from './audience.js';
 import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import type { SharedUser } from '../lists-sharing/sharing.js';
@@ -15,6 +17,8 @@ export interface TodoListPageRows {
   items: TodoItem[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** Everyone who may read the list and what each may do (the "who can see this" panel). */
+  audience: AudienceMember[];
 }
 
 /** The lists' queries and changes, each scoped through TodoListAccess's definitions. */
@@ -40,12 +44,13 @@ export class TodoRepository extends TodoListAccess {
             .orderBy('todo_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        audienceColumn(this.db, todoAudience(this.db, listId)).as('audience'),
       ])
       .where('todo_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, ...list } = row;
-    return { list, items: parseJsonRows<TodoItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, audience, ...list } = row;
+    return { list, items: parseJsonRows<TodoItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with), audience: readAudience(audience) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { AudiencePanel } from '../../platform/views/audience.js';
 import type { TodoItem, TodoList } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
@@ -79,7 +80,7 @@ function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewConte
   );
 }
 
-export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
+export function TodoListPage({ ctx, list, items, canEdit, sharedWith, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
   // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
   const today = todayIn(ctx.user!.timezone);
   const open = items.filter((entry) => entry.is_done === 0).length;
@@ -114,6 +115,7 @@ export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, ite
           <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} />
         </>
       ) : null}
+      <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="to-do list" groupName={null} />
       <p><a href="/todo/">← All to-do lists</a></p>
     </Layout>
   );

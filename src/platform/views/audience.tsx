@@ -28,12 +28,14 @@ export function AudiencePanel({ members, viewerId, noun, groupName }: {
   groupName: string | null;
 }) {
   const changers = members.filter((member) => member.role === 'change').length;
+  const tickers = members.filter((member) => member.role === 'tick').length;
   return (
     <section class="audience" aria-labelledby="audience-heading">
       <h2 id="audience-heading">Who can see this</h2>
       <p>
-        {people(members.length)} can read this {noun}; {people(changers)} can change it.
-        {groupName ? <> It is shared with the group <strong>{groupName}</strong>, so its members can read it.</> : null}
+        {people(members.length)} can read this {noun}; {people(changers)} can change it
+        {tickers ? <>, {people(tickers)} can tick and add items</> : null}.
+        {groupName ? <> It is shared with the group <strong>{groupName}</strong>: its members are among them.</> : null}
       </p>
       <ul class="audience-list">
         {members.map((member) => (
