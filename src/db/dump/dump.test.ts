@@ -222,7 +222,7 @@ describe('dumpdata and loaddata', () => {
   const lines = () => original.split('\n');
   const row = (table: string, match: string) => lines().findIndex((line, index) => index > lines().findIndex((l) => l.startsWith(`{"table":"${table}"`) || l.startsWith(`,{"table":"${table}"`)) && line.includes(match));
   const badFiles: [string, () => string, RegExp][] = [
-    ['a truncated file', () => original.slice(0, Math.floor(original.length * 0.6)), /^groupnotes: .*: line \d+: (not a complete row of \w+ \(is the file truncated\?\)|not the start of a table \(is the file truncated\?\)|the file ends inside table \w+: it is truncated); nothing was loaded\n$/],
+    ['a truncated file', () => original.slice(0, Math.floor(original.length * 0.6)), /^groupnotes: .*: line \d+: (not a complete row of \w+ \(is the file truncated\?\)|not the start of a table \(is the file truncated\?\)|the file ends (inside table \w+|before the end of the dump): it is truncated); nothing was loaded\n$/],
     ['a file cut at a line end', () => lines().slice(0, -3).join('\n'), /^groupnotes: .*: line \d+: the file ends (inside table \w+|before the end of the dump): it is truncated; nothing was loaded\n$/],
     ['another format version', () => original.replace('"version":1', '"version":2'), /^groupnotes: .*: line 1: the dump is of format version 2; this groupnotes reads version 1; nothing was loaded\n$/],
     ['another schema', () => original.replace(/"schema":"[^"]+"/, '"schema":"0001_accounts"'), /^groupnotes: .*: line 1: the dump was written at schema "0001_accounts" and this groupnotes is at \w+: load it with the version that wrote it, then upgrade; nothing was loaded\n$/],
