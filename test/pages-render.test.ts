@@ -52,6 +52,10 @@ const note = {
   updated_at: 1_700_000_000_000,
   created_at: 1_690_000_000_000,
   tags: [{ id: 5, name: `tag ${HOSTILE}`, color: '#112233' }],
+  audience: [
+    { id: 7, username: 'ann', role: 'change' as const, via: ['owner' as const, 'group' as const] },
+    { id: 8, username: `bob ${HOSTILE}`, role: 'read' as const, via: ['group' as const] },
+  ],
 };
 const tag = { id: 5, owner_id: 7, name: `tag ${HOSTILE}`, name_key: `tag ${HOSTILE}`, color: '#112233', created_at: 0 };
 

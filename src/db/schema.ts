@@ -280,6 +280,23 @@ export interface MailOutboxTable {
   created_at: number;
 }
 
+/** Recent events of a group, for its page (migration 0018, platform/activity.ts). */
+export interface GroupActivityTable {
+  id: Generated<number>;
+  group_id: number;
+  /** `note.shared`, `list.added`, `list.changed`, `member.added`, `member.left`, `member.removed`. */
+  kind: string;
+  actor_id: number | null;
+  member_id: number | null;
+  /** `note`, `shopping`: shown only to who may see that object now (its feature's visibility rule). */
+  object_kind: string | null;
+  object_id: number | null;
+  /** Changes the row stands for (changes to one list by one person within minutes are one row). */
+  count: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -304,6 +321,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   notifications: NotificationsTable;
   reminders: RemindersTable;
+  group_activity: GroupActivityTable;
 }
 
 export type User = Selectable<UsersTable>;

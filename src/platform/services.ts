@@ -7,6 +7,7 @@ import type { Hub } from './hub/hub.js';
 import type { LinkCards } from './link-cards.js';
 import type { SessionStore } from './chain/session.js';
 import type { Outbox } from './mail/outbox.js';
+import type { ActivityObjects } from './activity.js';
 import type { Notifications } from './notifications.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
@@ -21,6 +22,8 @@ export interface Services {
   outbox: Outbox;
   /** In-app notifications, written in the caller's transaction and announced live after it. */
   notifications: Notifications;
+  /** How each feature's objects show in group activity (registered by the features), read by the group page. */
+  activity: ActivityObjects;
   /** Loops beside the server (reminders), started once it listens and stopped when it closes. */
   background: BackgroundJobs;
   /** Kinds of this site's objects a chat link can show as a card: each feature registers its own. */

@@ -15,6 +15,7 @@ import * as notifications from './0014_notifications.js';
 import * as reminders from './0015_reminders.js';
 import * as accessTokens from './0016_access_tokens.js';
 import * as listPermissions from './0017_list_permissions.js';
+import * as groupActivity from './0018_group_activity.js';
 import * as chatReads from './0019_chat_reads.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '0015_reminders': reminders,
   '0016_access_tokens': accessTokens,
   '0017_list_permissions': listPermissions,
+  '0018_group_activity': groupActivity,
   '0019_chat_reads': chatReads,
 };

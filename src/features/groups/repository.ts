@@ -1,9 +1,10 @@
-import type { Expression, Kysely } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadInGroupQuery } from './chat-reads.js';
+import type { ActivityEntry, ActivityObjects } from '../../platform/activity.js';
 
 export interface GroupSummary {
   id: number;
@@ -24,13 +25,18 @@ export interface GroupMember {
 export interface GroupPageRows {
   group: GroupSummary;
   members: GroupMember[];
+  /** Its recent events the reader may see. */
+  activity: ActivityEntry[];
 }
 
 /** Groups and memberships: the one place other features learn which groups a user is in. */
 export class GroupsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** A subquery of the ids of the user's groups, to embed in visibility queries (`group_id in (...)`). */
+  /**
+   * A subquery of the ids of the user's groups, to embed in visibility queries (`group_id in (...)`);
+   * `userId` may be a column (`users.id`), to ask it for each user of an enclosing query.
+   */
   memberGroupIds(userId: number | Expression<number>) {
     return this.db.selectFrom('group_members').select('group_members.group_id').where('group_members.user_id', '=', userId);
   }
@@ -112,10 +118,13 @@ export class GroupsRepository {
     return row && { ...row, member_count: Number(row.member_count) };
   }
 
-  /** A group the user belongs to with its members by username (a JSON array): one query for the page. */
-  async findMemberGroupPage(userId: number, groupId: number): Promise<GroupPageRows | undefined> {
+  /**
+   * A group the user belongs to with its members by username and, given the kinds of object
+   * (the page; the API shows none), its recent events the user may see (JSON arrays): one query.
+   */
+  async findMemberGroupPage(userId: number, groupId: number, activity?: ActivityObjects): Promise<GroupPageRows | undefined> {
     const row = await this.summaries()
-      .select((eb) =>
+      .select((eb) => [
         jsonRowsFrom(
           this.db,
           eb
@@ -125,13 +134,18 @@ export class GroupsRepository {
             .whereRef('group_members.group_id', '=', 'groups.id')
             .orderBy('users.username'),
         ).as('members'),
-      )
+        (activity ? activity.recentColumn(this.db, userId, eb.ref('groups.id')) : sql<unknown>`null`).as('activity'),
+      ])
       .where('groups.id', '=', groupId)
       .where('groups.id', 'in', this.memberGroupIds(userId))
       .executeTakeFirst();
     if (!row) return undefined;
-    const { members, ...group } = row;
-    return { group: { ...group, member_count: Number(group.member_count) }, members: parseJsonRows<GroupMember>(members) };
+    const { members, activity: events, ...group } = row;
+    return {
+      group: { ...group, member_count: Number(group.member_count) },
+      members: parseJsonRows<GroupMember>(members),
+      activity: activity ? activity.readRecent(events) : [],
+    };
   }
 
   /** Which of these (group, user) pairs are memberships, as `group:user` strings. */

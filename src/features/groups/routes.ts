@@ -10,7 +10,7 @@ import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './
 import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
 
-export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications }) => {
+export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, activity }) => {
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
   groupsApi(app, service);
@@ -45,7 +45,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   });
 
   app.get('/groups/:pk/', async (request, reply) => {
-    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request));
+    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request), activity);
     if (!page) throw new NotFound();
     return reply.render(GroupPage({ ctx: viewContext(request), ...page }));
   });
@@ -53,7 +53,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   app.post('/groups/:pk/members/', async (request, reply) => {
     const group = await ownedGroup(request);
     const showErrors = async (errors: Record<string, string[]>, values = {}) => {
-      const page = (await groups.findMemberGroupPage(request.user!.id, group.id))!;
+      const page = (await groups.findMemberGroupPage(request.user!.id, group.id, activity))!;
       return reply.render(GroupPage({ ctx: viewContext(request), ...page, values, errors }), 400);
     };
     const action = parseForm(memberActionForm, request.body);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Group, User } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
+import { recordActivity } from '../../platform/activity.js';
 import type { Notifications } from '../../platform/notifications.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
@@ -56,6 +57,8 @@ export class GroupsService {
     try {
       await this.db.transaction().execute(async (trx) => {
         await new GroupsRepository(trx).addMember(group.id, user.id);
+        // Only the owner adds members (the administrator's command line names nobody).
+        await recordActivity(trx, { groupId: group.id, kind: 'member.added', actorId: addedBy ? group.owner_id : null, memberId: user.id });
         await this.notifications?.add(trx, [user.id], {
           kind: 'group.added',
           text: addedBy ? `${addedBy} added you to the group ${group.name}` : `You were added to the group ${group.name}`,
@@ -70,9 +73,15 @@ export class GroupsService {
     return { ok: true, value: user };
   }
 
+  /** Only the group's owner removes members: the event names them. */
   async removeMember(group: Group, userId: number): Promise<Outcome<null>> {
     if (userId === group.owner_id) return { ok: false, errors: { user_pk: ['The owner cannot be removed; delete the group instead.'] } };
-    if (!(await this.groups.removeMember(group.id, userId))) {
+    const removed = await this.db.transaction().execute(async (trx) => {
+      if (!(await new GroupsRepository(trx).removeMember(group.id, userId))) return false;
+      await recordActivity(trx, { groupId: group.id, kind: 'member.removed', actorId: group.owner_id, memberId: userId });
+      return true;
+    });
+    if (!removed) {
       return { ok: false, errors: { user_pk: ['That user is not a member of this group.'] } };
     }
     this.hub?.publish({ type: 'group.members_removed', groupId: group.id, userIds: [userId] });
@@ -81,7 +90,11 @@ export class GroupsService {
 
   /** A member who is not the owner leaves; false when there was nothing to leave. */
   async leave(groupId: number, userId: number): Promise<boolean> {
-    const left = await this.groups.removeMember(groupId, userId);
+    const left = await this.db.transaction().execute(async (trx) => {
+      if (!(await new GroupsRepository(trx).removeMember(groupId, userId))) return false;
+      await recordActivity(trx, { groupId, kind: 'member.left', actorId: userId, memberId: userId });
+      return true;
+    });
     if (left) this.hub?.publish({ type: 'group.members_removed', groupId, userIds: [userId] });
     return left;
   }

@@ -2,6 +2,8 @@ import { CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormVal
 import { unreadBadge } from '../../platform/views/bell.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
+import type { ActivityEntry } from '../../platform/activity.js';
+import { GroupActivity } from './activity-views.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -68,6 +70,7 @@ interface GroupPageProps {
   ctx: ViewContext;
   group: GroupSummary;
   members: GroupMember[];
+  activity: ActivityEntry[];
   values?: FormValues;
   errors?: FormErrors;
 }
@@ -93,7 +96,7 @@ function MemberRow({ ctx, group, member, isOwner }: { ctx: ViewContext; group: G
   );
 }
 
-export function GroupPage({ ctx, group, members, values = {}, errors = {} }: GroupPageProps) {
+export function GroupPage({ ctx, group, members, activity, values = {}, errors = {} }: GroupPageProps) {
   const isOwner = group.owner_id === ctx.user?.id;
   return (
     <Layout ctx={ctx} title={group.name}>
@@ -109,6 +112,7 @@ export function GroupPage({ ctx, group, members, values = {}, errors = {} }: Gro
           {members.map((member) => <MemberRow ctx={ctx} group={group} member={member} isOwner={isOwner} />)}
         </ul>
       </section>
+      <GroupActivity events={activity} />
       {isOwner ? (
         <section aria-labelledby="add-heading">
           <h2 id="add-heading">Add a member</h2>

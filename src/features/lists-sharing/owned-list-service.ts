@@ -26,6 +26,8 @@ export interface OwnedListRepository<List, ItemInput> {
   lockTickableItem(userId: number, itemId: number): Promise<boolean>;
   deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
   touchList(listId: number): Promise<void>;
+  /** After a change to the list's items by `userId`, in its transaction (a group list's activity). */
+  itemsChanged?(listId: number, userId: number): Promise<void>;
 }
 
 /**
@@ -105,30 +107,32 @@ export abstract class OwnedListService<
       const itemId = await lists.insertTickableItem(userId, listId, input);
       if (itemId === undefined) throw new NotFound();
       await lists.touchList(listId);
+      await lists.itemsChanged?.(listId, userId);
       return itemId;
     });
   }
 
   /** Ticks or unticks an item as the owner or a tick user; returns the item's list id, to go back to it. */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.toggleTickableItem(userId, itemId));
+    return this.changeItem(userId, (lists) => lists.toggleTickableItem(userId, itemId));
   }
 
   /** Marks an item done (bought) or not, as toggleItem; returns its list id. */
   markItem(userId: number, itemId: number, done: boolean): Promise<number> {
-    return this.changeItem((lists) => lists.markTickableItem(userId, itemId, done));
+    return this.changeItem(userId, (lists) => lists.markTickableItem(userId, itemId, done));
   }
 
   /** Owner only: a tick user may add and tick, never remove. */
   deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.deleteOwnedItem(userId, itemId));
+    return this.changeItem(userId, (lists) => lists.deleteOwnedItem(userId, itemId));
   }
 
-  private changeItem(change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
+  private changeItem(userId: number, change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
     return this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
       await lists.touchList(listId);
+      await lists.itemsChanged?.(listId, userId);
       return listId;
     });
   }

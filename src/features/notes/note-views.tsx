@@ -1,4 +1,6 @@
 import type { Group, Notebook, Tag } from '../../db/schema.js';
+import type { AudienceMember } from '../../platform/audience.js';
+import { AudiencePanel } from '../../platform/views/audience.js';
 import { Checkbox, CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues, Select, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
@@ -12,7 +14,7 @@ import { renderMarkdown } from './markdown.js';
 import type { ReminderRow } from './reminders-repository.js';
 import { NoteReminders, type ReminderFormState } from './reminders-views.js';
 
-type NoteDetail = NoteRow & { content: string; created_at: number };
+type NoteDetail = NoteRow & { content: string; created_at: number; audience: AudienceMember[] };
 
 /** What the owner sees of a note's reminders: never given for anyone else. */
 export interface OwnerReminders {
@@ -46,6 +48,7 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
           </footer>
         ) : null}
       </article>
+      <AudiencePanel members={note.audience} viewerId={ctx.user!.id} noun="note" groupName={note.group_name} />
       {owned && reminders ? <NoteReminders ctx={ctx} noteId={note.id} reminders={reminders.items} form={reminders.form} /> : null}
       <p>
         <a href="/notes/">← All notes</a>

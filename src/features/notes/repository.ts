@@ -3,8 +3,10 @@ import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
+import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
+import { noteAudience, ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { plainExcerpt } from './excerpt.js';
 import { matchingNotesQuery } from './search.js';
 import { ownRemindersOnNote, type ReminderRow } from './reminders-repository.js';
@@ -29,12 +31,10 @@ export interface NotePage {
   hasNext: boolean;
 }
 
-type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
+/** A note as its page shows it. */
+export type VisibleNote = NoteRow & { content: string; created_at: number; reminders: ReminderRow[]; audience: AudienceMember[] };
 
-/** The visibility rule: notes the user owns, or whose group is one of the user's groups. */
-function visibleTo(db: Kysely<Database>, userId: number) {
-  return (eb: ExpressionBuilder<Database, 'notes'>) => eb.or([eb('notes.owner_id', '=', userId), eb('notes.group_id', 'in', new GroupsRepository(db).memberGroupIds(userId))]);
-}
+type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
 
 /** visibleNoteToken's query, built once: it answers every kept note page. */
 const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) =>
@@ -42,7 +42,7 @@ const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; i
     .selectFrom('notes')
     .innerJoin('users', 'users.id', 'notes.owner_id')
     .leftJoin('groups', 'groups.id', 'notes.group_id')
-    .select(['notes.view_version', 'users.username', 'groups.name'])
+    .select(['notes.view_version', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, params.id)).as('audience')])
     .where(visibleTo(db, params.userId))
     .where('notes.id', '=', params.id),
 );
@@ -63,42 +63,48 @@ export class NotesRepository {
     this.details = new NoteDetailsReader(db);
   }
 
-  /** The visibility rule (visibleTo above) as a query. */
-  visibleNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> {
+  /** The visibility rule (visibility.ts) as a query. */
+  visibleNotes(userId: UserRef): SelectQueryBuilder<Database, 'notes', object> {
     return this.db.selectFrom('notes').where(this.visibleTo(userId));
   }
 
   /** visibleNotes() as a condition, for queries that join more tables to the notes. */
-  private visibleTo(userId: number) {
+  private visibleTo(userId: UserRef) {
     return visibleTo(this.db, userId);
   }
 
   /** Notes the user may change: owned ones only; group membership never grants a change. */
-  ownedNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> {
-    return this.db.selectFrom('notes').where('notes.owner_id', '=', userId);
+  ownedNotes(userId: UserRef): SelectQueryBuilder<Database, 'notes', object> {
+    return this.db.selectFrom('notes').where(ownedBy(userId));
   }
 
-  /** The note with its details and tags, in one query (the page's only one besides the session's). */
-  /** A note the user may see, with the user's own reminders on it (none unless they own it), in one query. */
-  async findVisibleNote(userId: number, id: number): Promise<(NoteRow & { content: string; created_at: number; reminders: ReminderRow[] }) | undefined> {
+  /**
+   * A note the user may see with its details and tags, the user's own reminders on it (none unless
+   * they own it) and who may read and change it (the audience panel), in one query: the page's
+   * only one besides the session's.
+   */
+  async findVisibleNote(userId: number, id: number): Promise<VisibleNote | undefined> {
     const found = await this.details
       .query()
       .select(['notes.content', 'notes.created_at'])
       .select((eb) => jsonRowsFrom(this.db, ownRemindersOnNote(eb, userId)).as('reminders'))
+      .select(audienceColumn(this.db, noteAudience(this.db, id)).as('audience'))
       .where(this.visibleTo(userId))
       .where('notes.id', '=', id)
       .executeTakeFirst();
-    return found ? { ...NoteDetailsReader.noteRow(found), reminders: parseJsonRows<ReminderRow>(found.reminders) } : undefined;
+    if (!found) return undefined;
+    return { ...NoteDetailsReader.noteRow(found), reminders: parseJsonRows<ReminderRow>(found.reminders), audience: readAudience(found.audience) };
   }
 
   /**
    * What a kept page of the note is valid under, if the user may see the note: its view version
-   * (which moves with the note, its tags and their names: migration 0007), its author's name and
-   * its group's name. Cheaper than the page's own query, with nothing to render.
+   * (which moves with the note, its tags and their names: migration 0007), its author's name, its
+   * group's name and its audience (who joins or leaves the group, or is renamed, moves no version
+   * of the note's). Cheaper than the page's own query, with nothing to render.
    */
   async visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
     const found = await noteTokenQuery.executeTakeFirst(this.db, { userId, id });
-    return found && JSON.stringify([found.view_version, found.username, found.name]);
+    return found && JSON.stringify([found.view_version, found.username, found.name, readAudience(found.audience)]);
   }
 
   findOwnedNote(userId: number, id: number): Promise<Note | undefined> {

@@ -12,6 +12,7 @@ import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
+import { noteActivity } from './visibility.js';
 import { notesApi } from './api.js';
 import { NotesApiRepository } from './api-repository.js';
 import { remindersApi } from './api-reminders.js';
@@ -38,7 +39,7 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, linkCards }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, linkCards, activity }) => {
   const service = new NotesService(db, dialect);
   linkCards.register({
     kind: 'note',
@@ -46,6 +47,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     path: '/notes/',
     visible: (viewerId, ids) => service.notes.visibleNotes(viewerId).where((eb) => isOneOf(db, eb.ref('notes.id'), ids)).select(['notes.id', 'notes.title']).execute(),
   });
+  activity.register(noteActivity(db));
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);

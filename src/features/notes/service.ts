@@ -8,6 +8,7 @@ import { NotebooksRepository } from '../notebooks/repository.js';
 import { TagsRepository } from '../tags/repository.js';
 import type { NoteForm } from './forms.js';
 import { INVALID_CHOICE } from '../../platform/ids.js';
+import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { type NoteFields, NotesRepository } from './repository.js';
 
 export type SaveOutcome = { ok: true; id: number } | { ok: false; errors: FormErrors };
@@ -47,7 +48,11 @@ export class NotesService {
   async create(userId: number, form: NoteForm): Promise<SaveOutcome> {
     const errors = await this.linkErrors(userId, form);
     if (errors) return { ok: false, errors };
-    const id = await this.db.transaction().execute((trx) => new NotesRepository(trx, this.dialect).insert(userId, fields(form), form.tags));
+    const id = await this.db.transaction().execute(async (trx) => {
+      const created = await new NotesRepository(trx, this.dialect).insert(userId, fields(form), form.tags);
+      if (form.group !== null) await recordActivity(trx, sharedInto(form.group, userId, created));
+      return created;
+    });
     return { ok: true, id };
   }
 
@@ -55,9 +60,25 @@ export class NotesService {
   async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
     const errors = await this.linkErrors(userId, form);
     if (errors) return { ok: false, errors };
-    const updated = await this.notes.updateOwned(userId, id, fields(form), form.tags);
+    const group = form.group;
+    // A note kept out of groups is one statement, as before; one put into a group also reads
+    // which group it was in, to record its sharing (once) in the same transaction.
+    const updated = group === null
+      ? await this.notes.updateOwned(userId, id, fields(form), form.tags)
+      : await this.inTransaction(async (notes, trx) => {
+        const before = await notes.findOwnedNote(userId, id);
+        if (!before || !(await notes.updateOwned(userId, id, fields(form), form.tags))) return false;
+        if (before.group_id !== group) await recordActivity(trx, sharedInto(group, userId, id));
+        return true;
+      });
     if (!updated) throw new NotFound();
     return { ok: true, id };
+  }
+
+  /** `work` in the caller's transaction when this service runs in one (the API's), else in a new one. */
+  private inTransaction<T>(work: (notes: NotesRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this.notes, this.db);
+    return this.db.transaction().execute((trx) => work(new NotesRepository(trx, this.dialect), trx));
   }
 
   async delete(userId: number, id: number): Promise<void> {
@@ -80,6 +101,11 @@ export class NotesService {
     if (form.group !== null && !(await this.groups.isMember(form.group, userId))) errors.group = [INVALID_CHOICE];
     return Object.keys(errors).length > 0 ? errors : null;
   }
+}
+
+/** The group activity event of a note put into a group. */
+function sharedInto(groupId: number, ownerId: number, noteId: number): ActivityEvent {
+  return { groupId, kind: 'note.shared', actorId: ownerId, object: { kind: 'note', id: noteId } };
 }
 
 function fields(form: NoteForm): NoteFields {

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
+import { shoppingAudience } from './audience.js';
 import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
+import { recordChange } from '../../platform/activity.js';
 import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
 import { ShoppingListAccess } from './access.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
@@ -16,6 +19,8 @@ export interface ShoppingListPageRows {
   items: ShoppingItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** Everyone who may read the list and what each may do (the "who can see this" panel). */
+  audience: AudienceMember[];
 }
 
 /** An item with the usernames of who added it and who bought it (null when none or deleted). */
@@ -78,12 +83,13 @@ export class ShoppingRepository extends ShoppingListAccess {
             .orderBy('shopping_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        audienceColumn(this.db, shoppingAudience(this.db, listId)).as('audience'),
       ])
       .where('shopping_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, role, ...list } = row;
-    return { list, role, items: parseJsonRows<ShoppingItemRow>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, role, audience, ...list } = row;
+    return { list, role, items: parseJsonRows<ShoppingItemRow>(items), sharedWith: parseJsonRows<SharedUser>(shared_with), audience: readAudience(audience) };
   }
 
   /**
@@ -275,5 +281,16 @@ export class ShoppingRepository extends ShoppingListAccess {
 
   async touchList(listId: number, now = Date.now()): Promise<void> {
     await this.db.updateTable('shopping_lists').set({ updated_at: now }).where('id', '=', listId).execute();
+  }
+
+  /** A change to a group list's items shows in the group's activity (changes in a row are one event). */
+  async itemsChanged(listId: number, userId: number): Promise<void> {
+    const groupOf = this.db.selectFrom('shopping_lists').select('shopping_lists.group_id').where('shopping_lists.id', '=', listId).$asScalar();
+    await recordChange(this.db, { actorId: userId, object: { kind: 'shopping', id: listId }, groupOf });
+  }
+
+  /** The list's group now, to record a list put into a group; undefined when the user owns no such list. */
+  async ownedListGroup(userId: number, listId: number): Promise<number | null | undefined> {
+    return (await this.ownedLists(userId).select('shopping_lists.group_id').where('shopping_lists.id', '=', listId).executeTakeFirst())?.group_id;
   }
 }

@@ -9,6 +9,7 @@ import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/
 import { shoppingApi } from './api.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
+import { shoppingActivity } from './activity.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
@@ -21,6 +22,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     visible: (viewerId, ids) =>
       lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('shopping_lists.id'), ids)).select(['shopping_lists.id', 'shopping_lists.title']).execute(),
   });
+  services.activity.register(shoppingActivity(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */

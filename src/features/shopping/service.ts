@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
+import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { SHOPPING } from './views.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
@@ -19,6 +20,9 @@ export interface ShoppingPage extends ShoppingListPageRows {
   /** True for the owner, tick users and group members when the group may tick: ticks and adds items. */
   canTick: boolean;
 }
+
+/** The group activity event of a list put into a group (made for it, or moved to it). */
+const addedTo = (groupId: number, ownerId: number, listId: number): ActivityEvent => ({ groupId, kind: 'list.added', actorId: ownerId, object: { kind: 'shopping', id: listId } });
 
 const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none.'] };
 
@@ -64,13 +68,31 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
 
   async create(userId: number, input: ShoppingListInput): Promise<Outcome<number>> {
     if (!(await this.mayUseGroup(userId, input.group))) return { ok: false, errors: NOT_YOUR_GROUP };
-    return { ok: true, value: await this.lists.insertList(userId, input) };
+    const listId = await this.inTransaction(async (lists, trx) => {
+      const id = await lists.insertList(userId, input);
+      if (input.group !== null) await recordActivity(trx, addedTo(input.group, userId, id));
+      return id;
+    });
+    return { ok: true, value: listId };
   }
 
   async update(userId: number, listId: number, input: ShoppingListInput): Promise<Outcome<number>> {
     if (!(await this.mayUseGroup(userId, input.group))) return { ok: false, errors: NOT_YOUR_GROUP };
-    if (!(await this.lists.updateOwnedList(userId, listId, input))) throw new NotFound();
+    const group = input.group;
+    const updated = await this.inTransaction(async (lists, trx) => {
+      const before = await lists.ownedListGroup(userId, listId);
+      if (before === undefined || !(await lists.updateOwnedList(userId, listId, input))) return false;
+      if (group !== null && before !== group) await recordActivity(trx, addedTo(group, userId, listId));
+      return true;
+    });
+    if (!updated) throw new NotFound();
     return { ok: true, value: listId };
+  }
+
+  /** `work` in the caller's transaction when this service runs in one (the API's), else in a new one. */
+  private inTransaction<T>(work: (lists: ShoppingRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this.lists, this.db);
+    return this.db.transaction().execute((trx) => work(new ShoppingRepository(trx), trx));
   }
 
   private async mayUseGroup(userId: number, groupId: number | null): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { AudiencePanel } from '../../platform/views/audience.js';
 import type { Group } from '../../db/schema.js';
 import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
@@ -123,7 +124,7 @@ function NotOwnerLine({ list, canTick }: { list: ShoppingPage['list']; canTick: 
   );
 }
 
-export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
+export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sharedWith, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
   const group = list.group_name ? { name: list.group_name, permission: list.group_permission } : null;
   return (
     <Layout ctx={ctx} title={list.title}>
@@ -166,6 +167,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sh
       </section>
       {canTick ? <AddItemForm ctx={ctx} listId={list.id} {...item} /> : null}
       {canEdit ? <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} group={group} {...share} /> : null}
+      <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="shopping list" groupName={list.group_name} />
       <p><a href="/shopping/">← All shopping lists</a></p>
     </Layout>
   );

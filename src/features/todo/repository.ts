@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
+import { todoAudience } from './audience.js';
 import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
@@ -22,6 +24,8 @@ export interface TodoListPageRows {
   sharedWith: SharedUser[];
   /** Everyone who may read the list (whom an item may be assigned to). */
   readers: { id: number; username: string }[];
+  /** Everyone who may read the list and what each may do (the "who can see this" panel). */
+  audience: AudienceMember[];
 }
 
 /** An open item assigned to someone, with its list, for "Assigned to me". */
@@ -78,17 +82,19 @@ export class TodoRepository extends TodoListAccess {
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
         jsonRowsFrom(this.db, this.readersQuery(listId).select(['users.id', 'users.username']).orderBy('users.username_key')).as('readers'),
+        audienceColumn(this.db, todoAudience(this.db, listId)).as('audience'),
       ])
       .where('todo_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, readers, role, ...list } = row;
+    const { items, shared_with, readers, role, audience, ...list } = row;
     return {
       list,
       role,
       items: parseJsonRows<TodoItemRow>(items),
       sharedWith: parseJsonRows<SharedUser>(shared_with),
       readers: parseJsonRows<{ id: number; username: string }>(readers),
+      audience: readAudience(audience),
     };
   }
 

@@ -1,3 +1,4 @@
+import { AudiencePanel } from '../../platform/views/audience.js';
 import type { TodoList } from '../../db/schema.js';
 import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select, TextArea } from '../../platform/views/forms.js';
@@ -133,7 +134,7 @@ function NotOwnerLine({ ownerName, canTick }: { ownerName: string; canTick: bool
   );
 }
 
-export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
+export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sharedWith, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
   // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
   const today = todayIn(ctx.user!.timezone);
   const open = items.filter((entry) => entry.is_done === 0).length;
@@ -164,6 +165,7 @@ export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sh
       </section>
       {canTick ? <AddItemForm ctx={ctx} listId={list.id} assignees={assignees} {...item} /> : null}
       {canEdit ? <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} /> : null}
+      <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="to-do list" groupName={null} />
       <p><a href="/todo/">← All to-do lists</a></p>
     </Layout>
   );

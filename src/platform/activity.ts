@@ -1,0 +1,177 @@
+import { type AliasableExpression, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { jsonRowsFrom, parseJsonRows } from '../db/json-rows.js';
+import type { Database } from '../db/schema.js';
+
+/** What happened in a group: an object shared into it or changed, a member coming or going. */
+export type ActivityKind = 'note.shared' | 'list.added' | 'list.changed' | 'member.added' | 'member.left' | 'member.removed';
+
+export interface ActivityEvent {
+  groupId: number;
+  kind: ActivityKind;
+  /** Who did it; null when nobody signed in did (the administrator's command line). */
+  actorId: number | null;
+  /** The member a member event is about. */
+  memberId?: number;
+  /** The object an event is about: its kind as registered (ActivityObjects) and its id. */
+  object?: { kind: string; id: number };
+}
+
+/** Changes to one object by one person within this long are one row (a shop of 30 ticks is one line). */
+export const COALESCE_MS = 10 * 60_000;
+/** What the group page shows, newest first. */
+export const RECENT_LIMIT = 20;
+/** The sweep keeps this much: events of the last KEEP_DAYS days, and at most KEEP_PER_GROUP a group. */
+export const KEEP_DAYS = 90;
+export const KEEP_PER_GROUP = 200;
+
+/** Records an event in `db`: the transaction of the change, so it is never lost nor made up. */
+export async function recordActivity(db: Kysely<Database>, event: ActivityEvent, now = Date.now()): Promise<void> {
+  await db
+    .insertInto('group_activity')
+    .values({
+      group_id: event.groupId,
+      kind: event.kind,
+      actor_id: event.actorId,
+      member_id: event.memberId ?? null,
+      object_kind: event.object?.kind ?? null,
+      object_id: event.object?.id ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+/**
+ * Records a change to an object of a group, in the change's transaction: added to this person's
+ * row for the object when it began less than COALESCE_MS ago, else a new row. `groupOf` is the
+ * object's group as it is now (a subquery of the feature's); nothing is recorded without one.
+ */
+export async function recordChange(
+  db: Kysely<Database>,
+  change: { actorId: number; object: { kind: string; id: number }; groupOf: AliasableExpression<number | null> },
+  now = Date.now(),
+): Promise<void> {
+  const { actorId, object, groupOf } = change;
+  const added = await db
+    .updateTable('group_activity')
+    .set((eb) => ({ count: eb('count', '+', 1), updated_at: now }))
+    .where('object_kind', '=', object.kind)
+    .where('object_id', '=', object.id)
+    .where('kind', '=', 'list.changed')
+    .where('actor_id', '=', actorId)
+    .where('created_at', '>', now - COALESCE_MS)
+    .where('group_id', '=', groupOf)
+    .executeTakeFirst();
+  if (added.numUpdatedRows > 0n) return;
+  const group = await db.selectNoFrom(groupOf.as('group_id')).executeTakeFirst();
+  if (group === undefined || group.group_id === null) return;
+  await recordActivity(db, { groupId: group.group_id, kind: 'list.changed', actorId, object }, now);
+}
+
+/** How one kind of object shows in group activity; the feature that owns the objects registers it. */
+export interface ActivityObjectKind {
+  /** The rows' `object_kind`: `note`, `shopping`. */
+  kind: string;
+  /** "note", "shopping list". */
+  noun: string;
+  /** The object's page. */
+  path(id: number): string;
+  /** The object's title now, for the object id column `objectId` (null once it is gone). */
+  title(objectId: Expression<number>): Expression<string | null>;
+  /** Whether `viewerId` may see the object now: the feature's own visibility query, narrowed to `objectId`. */
+  visible(viewerId: number, objectId: Expression<number>): Expression<SqlBool>;
+}
+
+/** One event as the group page shows it. */
+export interface ActivityEntry {
+  id: number;
+  kind: ActivityKind;
+  actor: string | null;
+  member: string | null;
+  count: number;
+  updated_at: number;
+  object: { noun: string; path: string; title: string } | null;
+}
+
+interface ActivityRow {
+  id: number;
+  kind: ActivityKind;
+  actor: string | null;
+  member: string | null;
+  count: number;
+  updated_at: number;
+  object_kind: string | null;
+  object_id: number | null;
+  title: string | null;
+}
+
+/**
+ * The kinds of object features registered, and the reading of a group's activity through them: an
+ * event about an object shows only to who may see the object now (a note since moved out of the
+ * group, a list moved to another group, a deleted one: gone); one of a kind nobody registered, never.
+ */
+export class ActivityObjects {
+  private readonly kinds = new Map<string, ActivityObjectKind>();
+
+  register(kind: ActivityObjectKind): void {
+    this.kinds.set(kind.kind, kind);
+  }
+
+  /** The group's recent events `viewerId` may see, as one JSON column (read it with readRecent). The caller checks membership. */
+  recentColumn(db: Kysely<Database>, viewerId: number, groupId: Expression<number>) {
+    const query = db
+      .selectFrom('group_activity')
+      .leftJoin('users as actor', 'actor.id', 'group_activity.actor_id')
+      .leftJoin('users as member', 'member.id', 'group_activity.member_id')
+      .select((eb) => {
+        const objectId = eb.ref('group_activity.object_id').$castTo<number>();
+        let title = sql<string | null>`null`;
+        for (const kind of this.kinds.values()) {
+          title = sql<string | null>`case when ${eb.ref('group_activity.object_kind')} = ${kind.kind} then ${kind.title(objectId)} else ${title} end`;
+        }
+        return [
+          'group_activity.id',
+          'group_activity.kind',
+          'actor.username as actor',
+          'member.username as member',
+          'group_activity.count',
+          'group_activity.updated_at',
+          'group_activity.object_kind',
+          'group_activity.object_id',
+          title.as('title'),
+        ];
+      })
+      .where('group_activity.group_id', '=', groupId)
+      .where((eb) => {
+        const objectId = eb.ref('group_activity.object_id').$castTo<number>();
+        const seen = [...this.kinds.values()].map((kind) => eb.and([eb('group_activity.object_kind', '=', kind.kind), kind.visible(viewerId, objectId)]));
+        return eb.or([eb('group_activity.object_kind', 'is', null), ...seen]);
+      })
+      .orderBy('group_activity.updated_at', 'desc')
+      .orderBy('group_activity.id', 'desc')
+      .limit(RECENT_LIMIT);
+    return jsonRowsFrom(db, query);
+  }
+
+  /** recentColumn's rows, each object named and linked. */
+  readRecent(column: unknown): ActivityEntry[] {
+    return parseJsonRows<ActivityRow>(column).map(({ object_kind, object_id, title, ...row }) => {
+      const kind = object_kind === null ? undefined : this.kinds.get(object_kind);
+      const object = kind && object_id !== null && title !== null ? { noun: kind.noun, path: kind.path(object_id), title } : null;
+      return { ...row, count: Number(row.count), updated_at: Number(row.updated_at), object };
+    });
+  }
+}
+
+/** The sweep: events older than KEEP_DAYS, and all but each group's KEEP_PER_GROUP newest, go. Returns how many went. */
+export async function trimActivity(db: Kysely<Database>, now = Date.now()): Promise<number> {
+  const old = await db.deleteFrom('group_activity').where('updated_at', '<', now - KEEP_DAYS * 86_400_000).executeTakeFirst();
+  const ranked = db
+    .selectFrom('group_activity')
+    .select((eb) => ['group_activity.id', eb.fn.agg<number>('row_number').over((over) => over.partitionBy('group_activity.group_id').orderBy('group_activity.updated_at', 'desc').orderBy('group_activity.id', 'desc')).as('place')]);
+  const beyond = await db
+    .deleteFrom('group_activity')
+    .where('id', 'in', db.selectFrom(ranked.as('ranked')).select('ranked.id').where('ranked.place', '>', KEEP_PER_GROUP))
+    .executeTakeFirst();
+  return Number(old.numDeletedRows + beyond.numDeletedRows);
+}
