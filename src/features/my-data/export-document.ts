@@ -28,12 +28,12 @@ export async function* exportDocument(repository: ExportRepository, owner: { id:
   yield ',\n';
   yield* jsonArray('todo_lists', repository.todoLists(owner.id), ({ id, title, description, created_at, updated_at, items }) => ({
     id, title, description, created_at, updated_at,
-    items: items.map(({ text, due_date, is_done, position, created_at: at }) => ({ text, due_date, is_done, position, created_at: at })),
+    items: items.map(({ text, due_date, is_done, position, created_at: at, done_at }) => ({ text, due_date, is_done, position, created_at: at, done_at })),
   }));
   yield ',\n';
-  yield* jsonArray('shopping_lists', repository.shoppingLists(owner.id), ({ id, title, store_name, group_id, created_at, updated_at, items }) => ({
-    id, title, store_name, group_id, created_at, updated_at,
-    items: items.map(({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at }) => ({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at })),
+  yield* jsonArray('shopping_lists', repository.shoppingLists(owner.id), ({ id, title, store_name, group_id, group_permission, created_at, updated_at, items }) => ({
+    id, title, store_name, group_id, group_permission, created_at, updated_at,
+    items: items.map(({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at, bought_at }) => ({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at, bought_at })),
   }));
   yield '}\n';
 }
@@ -97,7 +97,17 @@ export const exportDocumentSchema = z.object({
       description: z.string().max(DESCRIPTION_MAX),
       created_at: time,
       updated_at: time,
-      items: z.array(z.object({ text: z.string().trim().min(1).max(ITEM_TEXT_MAX), due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(), is_done: flag, position: z.number().int(), created_at: time })),
+      items: z.array(
+        z.object({
+          text: z.string().trim().min(1).max(ITEM_TEXT_MAX),
+          due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+          is_done: flag,
+          position: z.number().int(),
+          created_at: time,
+          // Absent from exports made before migration 0017. Who ticked it is another account: not carried.
+          done_at: time.nullable().default(null),
+        }),
+      ),
     }),
   ),
   shopping_lists: z.array(
@@ -106,6 +116,8 @@ export const exportDocumentSchema = z.object({
       title,
       store_name: z.string().max(STORE_MAX),
       group_id: id.nullable(),
+      // Absent from exports made before migration 0017.
+      group_permission: z.enum(['read', 'tick']).default('read'),
       created_at: time,
       updated_at: time,
       items: z.array(
@@ -116,6 +128,8 @@ export const exportDocumentSchema = z.object({
           estimated_price_cents: z.number().int().nonnegative().max(MAX_PRICE_CENTS).nullable(),
           is_bought: flag,
           created_at: time,
+          // Absent from exports made before migration 0017. Who bought it is another account: not carried.
+          bought_at: time.nullable().default(null),
         }),
       ),
     }),

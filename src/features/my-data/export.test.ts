@@ -92,8 +92,8 @@ describe('export of my data', () => {
     ]);
     expect(document.notes.find((note) => note.title === 'Same')!.reminders).toEqual([]);
     expect(document.groups).toEqual([{ id: group.id, name: 'Household' }]);
-    expect(document.todo_lists).toEqual([expect.objectContaining({ title: 'Chores', items: [expect.objectContaining({ text: 'Water the plants', is_done: 1 }), expect.objectContaining({ text: 'Fix the door' })] })]);
-    expect(document.shopping_lists).toEqual([expect.objectContaining({ title: 'Groceries', items: [expect.objectContaining({ name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 }), expect.objectContaining({ name: 'Bread' })] })]);
+    expect(document.todo_lists).toEqual([expect.objectContaining({ title: 'Chores', items: [expect.objectContaining({ text: 'Water the plants', is_done: 1, done_at: null }), expect.objectContaining({ text: 'Fix the door' })] })]);
+    expect(document.shopping_lists).toEqual([expect.objectContaining({ title: 'Groceries', group_permission: 'read', items: [expect.objectContaining({ name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 }), expect.objectContaining({ name: 'Bread' })] })]);
   });
 
   it('pages through many notes into one valid zip', async () => {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isOneOf } from '../../db/id-lists.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, SharePermission } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import type { Repeat } from '../../platform/wall-clock.js';
 import { plainExcerpt } from '../notes/excerpt.js';
@@ -114,7 +114,7 @@ export class ImportRepository {
   }
 
   async insertShoppingList(
-    list: { title: string; store_name: string; group_id: number | null; created_at: number; updated_at: number },
+    list: { title: string; store_name: string; group_id: number | null; group_permission: SharePermission; created_at: number; updated_at: number },
     items: { name: string; quantity_milli: number; unit: string; estimated_price_cents: number | null; is_bought: number; created_at: number }[],
   ): Promise<void> {
     const { id } = await this.db.insertInto('shopping_lists').values({ ...list, owner_id: this.ownerId }).returning('id').executeTakeFirstOrThrow();

@@ -173,7 +173,7 @@ async function write(repository: ImportRepository, plan: ExportDocument, now: nu
   for (const list of plan.shopping_lists) {
     if (await repository.hasList('shopping_lists', list.title, list.created_at)) continue;
     const { title, store_name, created_at, updated_at } = list;
-    await repository.insertShoppingList({ title, store_name, group_id: groupId(list.group_id), created_at, updated_at }, list.items);
+    await repository.insertShoppingList({ title, store_name, group_id: groupId(list.group_id), group_permission: list.group_permission, created_at, updated_at }, list.items);
     summary.shoppingLists += 1;
   }
   return summary;

@@ -5,6 +5,16 @@ import { type ListRole, SharesRepository, type UserRef } from '../lists-sharing/
 
 // Who may do what with a to-do list, defined once. Every query of the repository (and of other
 // features asking "may U read this list") goes through these; a user id or a column of them.
+// Also the queries about people on lists: the readers (assignees), the items assigned to one.
+
+/** An open item assigned to someone, with its list, for "Assigned to me". */
+export interface AssignedItem {
+  id: number;
+  text: string;
+  due_date: string | null;
+  list_id: number;
+  list_title: string;
+}
 
 export class TodoListAccess {
   readonly shares: SharesRepository;
@@ -88,5 +98,24 @@ export class TodoListAccess {
   /** A reader of the list by username, or undefined. */
   async readerNamed(listId: number, username: string): Promise<number | undefined> {
     return (await this.readerNamedQuery(listId, username).executeTakeFirst())?.id;
+  }
+
+  /**
+   * Open items assigned to the user in lists they may still read (losing the list hides them),
+   * those due first by date, then the undated, newest list item last.
+   */
+  assignedTo(userId: number, limit = 50): Promise<AssignedItem[]> {
+    return this.db
+      .selectFrom('todo_items')
+      .innerJoin('todo_lists', 'todo_lists.id', 'todo_items.list_id')
+      .select(['todo_items.id', 'todo_items.text', 'todo_items.due_date', 'todo_items.list_id', 'todo_lists.title as list_title'])
+      .where('todo_items.assignee_id', '=', userId)
+      .where('todo_items.is_done', '=', 0)
+      .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
+      .orderBy(sql`case when todo_items.due_date is null then 1 else 0 end`)
+      .orderBy('todo_items.due_date')
+      .orderBy('todo_items.id')
+      .limit(limit)
+      .execute();
   }
 }

@@ -6,6 +6,8 @@ import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
 import { TodoListAccess } from './access.js';
+
+export type { AssignedItem } from './access.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
@@ -26,15 +28,6 @@ export interface TodoListPageRows {
   readers: { id: number; username: string }[];
   /** Everyone who may read the list and what each may do (the "who can see this" panel). */
   audience: AudienceMember[];
-}
-
-/** An open item assigned to someone, with its list, for "Assigned to me". */
-export interface AssignedItem {
-  id: number;
-  text: string;
-  due_date: string | null;
-  list_id: number;
-  list_title: string;
 }
 
 const ITEM_COLUMNS = [
@@ -128,25 +121,6 @@ export class TodoRepository extends TodoListAccess {
       .where('todo_items.id', '=', itemId)
       .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
       .executeTakeFirst();
-  }
-
-  /**
-   * Open items assigned to the user in lists they may still read (losing the list hides them),
-   * those due first by date, then the undated, newest list item last.
-   */
-  assignedTo(userId: number, limit = 50): Promise<AssignedItem[]> {
-    return this.db
-      .selectFrom('todo_items')
-      .innerJoin('todo_lists', 'todo_lists.id', 'todo_items.list_id')
-      .select(['todo_items.id', 'todo_items.text', 'todo_items.due_date', 'todo_items.list_id', 'todo_lists.title as list_title'])
-      .where('todo_items.assignee_id', '=', userId)
-      .where('todo_items.is_done', '=', 0)
-      .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
-      .orderBy(sql`case when todo_items.due_date is null then 1 else 0 end`)
-      .orderBy('todo_items.due_date')
-      .orderBy('todo_items.id')
-      .limit(limit)
-      .execute();
   }
 
   async lockOwnedList(userId: number, listId: number): Promise<boolean> {
