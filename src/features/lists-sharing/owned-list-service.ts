@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
+import type { LiveListEvents } from './live-events.js';
 import type { ListKind } from './views.js';
 
 /** What the owner's changes need from a list kind's repository: every method is scoped to the owner. */
@@ -43,6 +44,8 @@ export abstract class OwnedListService<
     private readonly kind: ListKind,
     /** Tells users a list was shared with them; none, nobody is told. */
     private readonly notifications: Notifications | null = null,
+    /** Tells the list's open pages of its changes; none, nobody is told. */
+    protected readonly live: LiveListEvents | null = null,
   ) {
     this.lists = repository(db);
   }
@@ -67,6 +70,7 @@ export abstract class OwnedListService<
 
   async delete(userId: number, listId: number): Promise<void> {
     if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
+    this.live?.accessChanged(listId);
   }
 
   /** `sharedBy` names the owner in the notification of the user it is shared with. */
@@ -80,40 +84,46 @@ export abstract class OwnedListService<
         link: `${this.kind.base}/${list.id}/`,
       },
     };
-    return changeShare(this.lists.shares, list, body, notice ?? undefined);
+    const outcome = await changeShare(this.lists.shares, list, body, notice ?? undefined);
+    if (outcome.ok) this.live?.accessChanged(listId);
+    return outcome;
   }
 
   /** Returns the new item's id. */
-  addItem(userId: number, listId: number, input: ItemInput): Promise<number> {
-    return this.transaction(async (lists) => {
+  async addItem(userId: number, listId: number, input: ItemInput): Promise<number> {
+    const itemId = await this.transaction(async (lists) => {
       if (!(await lists.findOwnedList(userId, listId))) throw new NotFound();
       const itemId = await lists.insertItem(listId, input);
       await lists.touchList(listId);
       return itemId;
     });
+    await this.live?.itemChanged(this.db, listId, itemId);
+    return itemId;
   }
 
   /** Returns the item's list id, to go back to it. */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.toggleOwnedItem(userId, itemId));
+    return this.changeItem(itemId, (lists) => lists.toggleOwnedItem(userId, itemId));
   }
 
   /** Marks an item done (bought) or not; returns its list id. */
   markItem(userId: number, itemId: number, done: boolean): Promise<number> {
-    return this.changeItem((lists) => lists.markOwnedItem(userId, itemId, done));
+    return this.changeItem(itemId, (lists) => lists.markOwnedItem(userId, itemId, done));
   }
 
   deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem((lists) => lists.deleteOwnedItem(userId, itemId));
+    return this.changeItem(itemId, (lists) => lists.deleteOwnedItem(userId, itemId), true);
   }
 
-  private changeItem(change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
-    return this.transaction(async (lists) => {
+  private async changeItem(itemId: number, change: (lists: Repository) => Promise<number | undefined>, removed = false): Promise<number> {
+    const listId = await this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
       await lists.touchList(listId);
       return listId;
     });
+    await (removed ? this.live?.itemRemoved(this.db, listId, itemId) : this.live?.itemChanged(this.db, listId, itemId));
+    return listId;
   }
 
   /** `work` in a transaction of its own, or in the caller's when this service was built on one. */

@@ -4,13 +4,18 @@ import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { LiveListEvents } from '../lists-sharing/live-events.js';
+import { liveListRoutes } from '../lists-sharing/live-routes.js';
 import { shoppingApi } from './api.js';
+import { shoppingLiveKind, shoppingLiveReader } from './live.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
-  const shopping = new ShoppingService(services.db, services.notifications);
+  const live = new LiveListEvents(services.hub, shoppingLiveReader, app.log);
+  const shopping = new ShoppingService(services.db, services.notifications, live);
+  liveListRoutes(app, services, shoppingLiveKind(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */
@@ -99,5 +104,5 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect(`/shopping/${listId}/`, 302);
   });
 
-  shoppingApi(app, { db: services.db, notifications: services.notifications });
+  shoppingApi(app, { db: services.db, notifications: services.notifications, live });
 };

@@ -1,5 +1,6 @@
 import type { Group, ShoppingItem } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
+import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
@@ -32,12 +33,13 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
   );
 }
 
-function ItemRow({ ctx, item, canEdit }: { ctx: ViewContext; item: ShoppingItem; canEdit: boolean }) {
+/** One item: the page and its live updates (shopping/live.ts) render it alike. */
+export function ItemRow({ ctx, item, canEdit }: { ctx: ViewContext; item: ShoppingItem; canEdit: boolean }) {
   const bought = item.is_bought === 1;
   const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
   const price = item.estimated_price_cents;
   return (
-    <tr class={bought ? 'bought' : undefined}>
+    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)}>
       <td>
         {canEdit ? (
           <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
@@ -65,7 +67,7 @@ function ItemRow({ ctx, item, canEdit }: { ctx: ViewContext; item: ShoppingItem;
   );
 }
 
-function Total({ total }: { total: EstimatedTotal }) {
+export function Total({ total }: { total: EstimatedTotal }) {
   return (
     <p class="shopping-total">
       Estimated total still to buy: <strong>{formatCents(total.cents)}</strong>
@@ -111,7 +113,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith,
           </div>
         ) : null}
       </header>
-      <section aria-labelledby="items">
+      <section aria-labelledby="items" id="live-list" data-socket-path={`/ws/shopping/${list.id}/`}>
         <h2 id="items">Items</h2>
         {items.length ? (
           <div class="table-scroll">
@@ -140,6 +142,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith,
         </>
       ) : null}
       <p><a href="/shopping/">← All shopping lists</a></p>
+      <script src={assetUrl('js/live-list.js')} defer />
     </Layout>
   );
 }

@@ -1,5 +1,6 @@
 import type { TodoItem, TodoList } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/forms.js';
+import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
@@ -29,12 +30,13 @@ export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: Vie
   );
 }
 
-function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item: TodoItem; canEdit: boolean; today: string }) {
+/** One item: the page and its live updates (todo/live.ts) render it alike. */
+export function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item: TodoItem; canEdit: boolean; today: string }) {
   const done = item.is_done === 1;
   const overdue = isOverdue(item, today);
   const text = done ? <del>{item.text}</del> : <span>{item.text}</span>;
   return (
-    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')}>
+    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)}>
       {canEdit ? (
         <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
           <CsrfField ctx={ctx} />
@@ -98,8 +100,8 @@ export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, ite
         ) : null}
       </header>
       {list.description ? <p class="list-description">{list.description}</p> : null}
-      <section aria-labelledby="items">
-        <h2 id="items">Items{items.length ? ` (${open} open of ${items.length})` : ''}</h2>
+      <section aria-labelledby="items" id="live-list" data-socket-path={`/ws/todo/${list.id}/`}>
+        <h2 id="items">Items<span data-live-counts>{items.length ? ` (${open} open of ${items.length})` : ''}</span></h2>
         {items.length ? (
           <ul class="todo-items">
             {items.map((entry) => <ItemRow ctx={ctx} item={entry} canEdit={canEdit} today={today} />)}
@@ -115,6 +117,7 @@ export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, ite
         </>
       ) : null}
       <p><a href="/todo/">← All to-do lists</a></p>
+      <script src={assetUrl('js/live-list.js')} defer />
     </Layout>
   );
 }

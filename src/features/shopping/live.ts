@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database, ShoppingItem } from '../../db/schema.js';
+import type { LiveItemRow } from '../../platform/hub/hub.js';
+import { renderToHtml } from '../../platform/views/html.js';
+import type { LiveListReader } from '../lists-sharing/live-events.js';
+import { LIVE_VIEW_CONTEXT, type ListRole, type LiveListKind } from '../lists-sharing/live-sockets.js';
+import { estimatedTotal } from './money.js';
+import { ShoppingRepository } from './repository.js';
+import { ItemRow, Total } from './views.js';
+
+/** What a shopping list's live event carries: the item's row as the page reads it, the counts and the estimated total. */
+export const shoppingLiveReader: LiveListReader = {
+  kind: 'shopping',
+  item: (db, itemId) =>
+    db
+      .selectFrom('shopping_items')
+      .select(['id', 'list_id', 'name', 'quantity_milli', 'unit', 'estimated_price_cents', 'is_bought', 'created_at'])
+      .where('id', '=', itemId)
+      .executeTakeFirst(),
+  async summary(db, listId) {
+    const items = await db.selectFrom('shopping_items').select(['quantity_milli', 'estimated_price_cents', 'is_bought']).where('list_id', '=', listId).execute();
+    const total = estimatedTotal(items);
+    return {
+      items: items.length,
+      open: items.filter((item) => item.is_bought === 0).length,
+      html: renderToHtml(Total({ total })),
+    };
+  },
+};
+
+/** Who may see a shopping list, and its item row as the page shows it to such a viewer. */
+export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
+  const lists = new ShoppingRepository(db);
+  return {
+    name: 'shopping',
+    hasGroups: true,
+    async roleOf(userId, listId): Promise<ListRole | undefined> {
+      const row = await lists.visibleLists(userId).select('shopping_lists.owner_id').where('shopping_lists.id', '=', listId).executeTakeFirst();
+      if (!row) return undefined;
+      return row.owner_id === userId ? 'owner' : 'read';
+    },
+    renderItem(item: LiveItemRow, viewer) {
+      return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as ShoppingItem, canEdit: viewer.role === 'owner' }));
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database, TodoItem } from '../../db/schema.js';
+import type { LiveItemRow } from '../../platform/hub/hub.js';
+import { renderToHtml } from '../../platform/views/html.js';
+import { todayIn } from '../../platform/time-zones.js';
+import type { LiveListReader } from '../lists-sharing/live-events.js';
+import { LIVE_VIEW_CONTEXT, type ListRole, type LiveListKind } from '../lists-sharing/live-sockets.js';
+import { TodoRepository } from './repository.js';
+import { ItemRow } from './views.js';
+
+/** What a to-do list's live event carries: the item's row as the page reads it, and the counts. */
+export const todoLiveReader: LiveListReader = {
+  kind: 'todo',
+  item: (db, itemId) =>
+    db
+      .selectFrom('todo_items')
+      .select(['id', 'list_id', 'text', 'due_date', 'is_done', 'position', 'created_at'])
+      .where('id', '=', itemId)
+      .executeTakeFirst(),
+  async summary(db, listId) {
+    const row = await db
+      .selectFrom('todo_items')
+      .select((eb) => [eb.fn.countAll<number | string>().as('items'), eb.fn.sum<number | string | null>('is_done').as('done')])
+      .where('list_id', '=', listId)
+      .executeTakeFirstOrThrow();
+    const items = Number(row.items);
+    return { items, open: items - Number(row.done ?? 0) };
+  },
+};
+
+/** Who may see a to-do list, and its item row as the page shows it to such a viewer. */
+export function todoLiveKind(db: Kysely<Database>): LiveListKind {
+  const lists = new TodoRepository(db);
+  return {
+    name: 'todo',
+    hasGroups: false,
+    async roleOf(userId, listId): Promise<ListRole | undefined> {
+      const row = await lists.visibleLists(userId).select('todo_lists.owner_id').where('todo_lists.id', '=', listId).executeTakeFirst();
+      if (!row) return undefined;
+      return row.owner_id === userId ? 'owner' : 'read';
+    },
+    renderItem(item: LiveItemRow, viewer) {
+      return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as TodoItem, canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) }));
+    },
+  };
+}
