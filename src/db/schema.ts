@@ -138,10 +138,15 @@ export interface TodoListsTable {
   updated_at: number;
 }
 
-/** Users a list is shared with (read only); the same shape for both kinds of list. */
+/** What a share (or a shopping list's group) allows: `read`, or `tick` (also tick and add items). */
+export type SharePermission = 'read' | 'tick';
+
+/** Users a list is shared with; the same shape for both kinds of list. */
 export interface ListSharesTable {
   list_id: number;
   user_id: number;
+  /** Migration 0017; `read` for shares made before it. */
+  permission: Generated<SharePermission>;
 }
 
 export interface TodoItemsTable {
@@ -153,6 +158,11 @@ export interface TodoItemsTable {
   is_done: Generated<number>;
   position: number;
   created_at: number;
+  /** Migration 0017: who added it, ticked it and when, who it is assigned to; null when unknown or deleted. */
+  created_by: number | null;
+  done_by: number | null;
+  done_at: number | null;
+  assignee_id: number | null;
 }
 
 export interface ShoppingListsTable {
@@ -164,6 +174,8 @@ export interface ShoppingListsTable {
   group_id: number | null;
   created_at: number;
   updated_at: number;
+  /** Migration 0017: what the group's members may do; meaningful only with a group. */
+  group_permission: Generated<SharePermission>;
 }
 
 export interface ShoppingItemsTable {
@@ -177,6 +189,10 @@ export interface ShoppingItemsTable {
   estimated_price_cents: number | null;
   is_bought: Generated<number>;
   created_at: number;
+  /** Migration 0017: who added it, who bought it and when; null when unknown or deleted. */
+  created_by: number | null;
+  bought_by: number | null;
+  bought_at: number | null;
 }
 
 export interface ChatMessagesTable {

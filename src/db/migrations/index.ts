@@ -14,6 +14,7 @@ import * as admin from './0013_admin.js';
 import * as notifications from './0014_notifications.js';
 import * as reminders from './0015_reminders.js';
 import * as accessTokens from './0016_access_tokens.js';
+import * as listPermissions from './0017_list_permissions.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_notifications': notifications,
   '0015_reminders': reminders,
   '0016_access_tokens': accessTokens,
+  '0017_list_permissions': listPermissions,
 };

@@ -171,7 +171,7 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
       ['Book the holiday', 7],
       ['Sort the photos', null],
     ] as const) {
-      await todo.insertItem(chores, { text, due_date: due === null ? null : dateIn(due, now) }, now - 10 * DAY);
+      await todo.insertTickableItem(ids[0]!, chores, { text, due_date: due === null ? null : dateIn(due, now) }, null, now - 10 * DAY);
     }
     await trx.updateTable('todo_items').set({ is_done: 1 }).where('list_id', '=', chores).where('text', '=', 'Sort the photos').execute();
 
@@ -183,7 +183,7 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
       ['Milk', 1500, 'l', 99],
       ['Apples', 2500, 'kg', null],
     ] as const) {
-      await shopping.insertItem(market, { name, quantity, unit, estimated_price: price }, now - 5 * DAY);
+      await shopping.insertTickableItem(ids[1]!, market, { name, quantity, unit, estimated_price: price }, now - 5 * DAY);
     }
 
     for (const [i, [author, content]] of CHAT.entries()) {

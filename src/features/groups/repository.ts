@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
@@ -30,7 +30,7 @@ export class GroupsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** A subquery of the ids of the user's groups, to embed in visibility queries (`group_id in (...)`). */
-  memberGroupIds(userId: number) {
+  memberGroupIds(userId: number | Expression<number>) {
     return this.db.selectFrom('group_members').select('group_members.group_id').where('group_members.user_id', '=', userId);
   }
 

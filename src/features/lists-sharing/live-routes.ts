@@ -3,7 +3,8 @@ import { Forbidden, HttpError } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
-import { type ListRole, type LiveListKind, LiveListSockets } from './live-sockets.js';
+import { type LiveListKind, LiveListSockets } from './live-sockets.js';
+import type { ListRole } from './sharing.js';
 
 const PING_INTERVAL_MS = 30_000;
 /** Tabs of one user with a live list of this kind open, on one instance. */

@@ -2,9 +2,7 @@ import type { WebSocket } from 'ws';
 import type { Hub, HubEvent, LiveItemRow, LiveListRef } from '../../platform/hub/hub.js';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ViewContext } from '../../platform/views/render.js';
-
-// Until the foundation's sharing.ts names it.
-export type ListRole = 'owner' | 'tick' | 'read';
+import type { ListRole } from './sharing.js';
 
 /** Closed for a reason of access (share removed, list deleted, session ended): as chat does. */
 export const CLOSE_NO_ACCESS = 4403;

@@ -2,33 +2,37 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
 import type { LiveListEvents } from './live-events.js';
+import { type ListRole, type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
 import type { ListKind } from './views.js';
 
-/** What the owner's changes need from a list kind's repository: every method is scoped to the owner. */
+/**
+ * What the changes need from a list kind's repository: every method is scoped to the caller, to
+ * the owner (list changes, item deletes, shares) or to those who may tick (ticks, new items).
+ */
 export interface OwnedListRepository<List, ItemInput> {
   readonly shares: SharesRepository;
+  roleOf(userId: number, listId: number): Promise<ListRole | undefined>;
   findOwnedList(userId: number, listId: number): Promise<List | undefined>;
   deleteOwnedList(userId: number, listId: number): Promise<boolean>;
-  /** The new item's id. */
-  insertItem(listId: number, input: ItemInput): Promise<number>;
-  /** The item's list id, or undefined when the user owns no list holding such an item. */
-  toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
-  /** Sets done (bought) rather than flipping it, for the API; the list id, or undefined like toggleOwnedItem. */
-  markOwnedItem(userId: number, itemId: number, done: boolean): Promise<number | undefined>;
+  /** The new item's id, or undefined when the user may not tick the list. */
+  insertTickableItem(userId: number, listId: number, input: ItemInput): Promise<number | undefined>;
+  /** The item's list id, or undefined when the user may tick no list holding such an item. */
+  toggleTickableItem(userId: number, itemId: number): Promise<number | undefined>;
+  /** Sets done (bought) rather than flipping it, for the API; the list id, or undefined like toggleTickableItem. */
+  markTickableItem(userId: number, itemId: number, done: boolean): Promise<number | undefined>;
   /** Locks the owned list's row until the transaction ends (on PostgreSQL); false when the user owns no such list. */
   lockOwnedList(userId: number, listId: number): Promise<boolean>;
-  /** Locks an item of an owned list likewise; false when there is no such item. */
-  lockOwnedItem(userId: number, itemId: number): Promise<boolean>;
+  /** Locks an item of a list the user may tick likewise; false when there is no such item. */
+  lockTickableItem(userId: number, itemId: number): Promise<boolean>;
   deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined>;
   touchList(listId: number): Promise<void>;
 }
 
 /**
- * The owner's changes, the same for to-do and shopping lists. Every method takes the caller's id
- * and reaches lists only through owned queries: a list the caller may not change is a NotFound,
- * like an absent one.
+ * The changes, the same for to-do and shopping lists. Every method takes the caller's id and
+ * reaches lists only through owned or tickable queries: a list the caller may not change is a
+ * NotFound, like an absent one.
  */
 export abstract class OwnedListService<
   List extends { id: number; owner_id: number; title: string },
@@ -64,8 +68,20 @@ export abstract class OwnedListService<
     if (!(await this.lists.lockOwnedList(userId, listId))) throw new NotFound();
   }
 
-  async lockOwnedItem(userId: number, itemId: number): Promise<void> {
-    if (!(await this.lists.lockOwnedItem(userId, itemId))) throw new NotFound();
+  async lockTickableItem(userId: number, itemId: number): Promise<void> {
+    if (!(await this.lists.lockTickableItem(userId, itemId))) throw new NotFound();
+  }
+
+  /** What the user may do with the list; NotFound when they may not see it. */
+  async role(userId: number, listId: number): Promise<ListRole> {
+    const role = await this.lists.roleOf(userId, listId);
+    if (!role) throw new NotFound();
+    return role;
+  }
+
+  /** NotFound unless the user may tick and add items: a reader's form is never looked at. */
+  async requireTick(userId: number, listId: number): Promise<void> {
+    if ((await this.role(userId, listId)) === 'read') throw new NotFound();
   }
 
   async delete(userId: number, listId: number): Promise<void> {
@@ -89,11 +105,11 @@ export abstract class OwnedListService<
     return outcome;
   }
 
-  /** Returns the new item's id. */
+  /** Adds an item as the owner or a tick user; returns the new item's id. */
   async addItem(userId: number, listId: number, input: ItemInput): Promise<number> {
     const itemId = await this.transaction(async (lists) => {
-      if (!(await lists.findOwnedList(userId, listId))) throw new NotFound();
-      const itemId = await lists.insertItem(listId, input);
+      const itemId = await lists.insertTickableItem(userId, listId, input);
+      if (itemId === undefined) throw new NotFound();
       await lists.touchList(listId);
       return itemId;
     });
@@ -101,16 +117,17 @@ export abstract class OwnedListService<
     return itemId;
   }
 
-  /** Returns the item's list id, to go back to it. */
+  /** Ticks or unticks an item as the owner or a tick user; returns the item's list id, to go back to it. */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(itemId, (lists) => lists.toggleOwnedItem(userId, itemId));
+    return this.changeItem(itemId, (lists) => lists.toggleTickableItem(userId, itemId));
   }
 
-  /** Marks an item done (bought) or not; returns its list id. */
+  /** Marks an item done (bought) or not, as toggleItem; returns its list id. */
   markItem(userId: number, itemId: number, done: boolean): Promise<number> {
-    return this.changeItem(itemId, (lists) => lists.markOwnedItem(userId, itemId, done));
+    return this.changeItem(itemId, (lists) => lists.markTickableItem(userId, itemId, done));
   }
 
+  /** Owner only: a tick user may add and tick, never remove. */
   deleteItem(userId: number, itemId: number): Promise<number> {
     return this.changeItem(itemId, (lists) => lists.deleteOwnedItem(userId, itemId), true);
   }

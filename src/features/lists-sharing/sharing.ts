@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { jsonRowsFrom } from '../../db/json-rows.js';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
@@ -7,7 +7,16 @@ import type { NewNotification, Notifications } from '../../platform/notification
 import type { FormErrors, FormValues } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 
-/** The share tables of both kinds of list; they have the same shape (list_id, user_id). */
+/**
+ * What the caller may do with a list: `owner` changes it, `tick` may also tick and add items (a
+ * share or a shopping list's group given that permission), `read` only reads it.
+ */
+export type ListRole = 'owner' | 'tick' | 'read';
+
+/** A user id, or a column of them (`sql.ref('users.id')`), so one definition answers for many users. */
+export type UserRef = number | Expression<number>;
+
+/** The share tables of both kinds of list; they have the same shape (list_id, user_id, permission). */
 export type ShareTable = 'todo_list_shares' | 'shopping_list_shares';
 
 /** The list table each share table belongs to. */
@@ -41,8 +50,13 @@ export class SharesRepository {
   }
 
   /** A subquery of the ids of the lists shared with the user, to embed in visibility queries. */
-  listIdsSharedWith(userId: number) {
+  listIdsSharedWith(userId: UserRef) {
     return this.db.selectFrom(this.table).select(`${this.table}.list_id`).where(`${this.table}.user_id`, '=', userId);
+  }
+
+  /** The lists shared with the user with the `tick` permission, likewise. */
+  listIdsTickableBy(userId: UserRef) {
+    return this.listIdsSharedWith(userId).where(`${this.table}.permission`, '=', 'tick');
   }
 
   /**

@@ -132,7 +132,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     handler: ({ user, params, body, request }) =>
       checkedChange(deps.db, request, {
         on,
-        lock: (service) => service.lockOwnedItem(user.id, params.pk),
+        lock: (service) => service.lockTickableItem(user.id, params.pk),
         read: async (service) => shoppingItemOut(await service.item(user.id, params.pk)),
         write: async (service) => {
           await service.markItem(user.id, params.pk, body.is_bought);

@@ -3,7 +3,7 @@ import type { Database, ShoppingItem } from '../../db/schema.js';
 import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
-import { LIVE_VIEW_CONTEXT, type ListRole, type LiveListKind } from '../lists-sharing/live-sockets.js';
+import { LIVE_VIEW_CONTEXT, type LiveListKind } from '../lists-sharing/live-sockets.js';
 import { estimatedTotal } from './money.js';
 import { ShoppingRepository } from './repository.js';
 import { ItemRow, Total } from './views.js';
@@ -34,11 +34,7 @@ export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
   return {
     name: 'shopping',
     hasGroups: true,
-    async roleOf(userId, listId): Promise<ListRole | undefined> {
-      const row = await lists.visibleLists(userId).select('shopping_lists.owner_id').where('shopping_lists.id', '=', listId).executeTakeFirst();
-      if (!row) return undefined;
-      return row.owner_id === userId ? 'owner' : 'read';
-    },
+    roleOf: (userId, listId) => lists.roleOf(userId, listId),
     renderItem(item: LiveItemRow, viewer) {
       return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as ShoppingItem, canEdit: viewer.role === 'owner' }));
     },

@@ -1,9 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
+import { type ListRole, type SharedUser, SharesRepository, type UserRef } from '../lists-sharing/sharing.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
 export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_name: string | null };
@@ -35,22 +35,56 @@ export class ShoppingRepository {
     this.groups = new GroupsRepository(db);
   }
 
-  /** The one definition of who may read a shopping list: its owner, users it is shared with, members of its group. */
-  visibleLists(userId: number) {
-    return this.db
-      .selectFrom('shopping_lists')
-      .where((eb) =>
-        eb.or([
-          eb('shopping_lists.owner_id', '=', userId),
-          eb('shopping_lists.id', 'in', this.shares.listIdsSharedWith(userId)),
-          eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId)),
-        ]),
-      );
+  /** Who may read a shopping list: its owner, users it is shared with, members of its group. */
+  private mayRead(eb: ExpressionBuilder<Database, 'shopping_lists'>, userId: UserRef) {
+    return eb.or([
+      eb('shopping_lists.owner_id', '=', userId),
+      eb('shopping_lists.id', 'in', this.shares.listIdsSharedWith(userId)),
+      eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId)),
+    ]);
   }
 
-  /** The one definition of who may change a shopping list and its items: its owner. */
-  ownedLists(userId: number) {
+  /** Who may tick and add items: its owner, users it is shared with for `tick`, members of its group when the group may tick. */
+  private mayTick(eb: ExpressionBuilder<Database, 'shopping_lists'>, userId: UserRef) {
+    return eb.or([
+      eb('shopping_lists.owner_id', '=', userId),
+      eb('shopping_lists.id', 'in', this.shares.listIdsTickableBy(userId)),
+      eb.and([eb('shopping_lists.group_permission', '=', 'tick'), eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId))]),
+    ]);
+  }
+
+  /** The one definition of who may read a shopping list (a user, or a column of users). */
+  visibleLists(userId: UserRef) {
+    return this.db.selectFrom('shopping_lists').where((eb) => this.mayRead(eb, userId));
+  }
+
+  /** The one definition of who may tick and add items of a shopping list. */
+  tickableLists(userId: UserRef) {
+    return this.db.selectFrom('shopping_lists').where((eb) => this.mayTick(eb, userId));
+  }
+
+  /** The one definition of who may change a shopping list, delete its items and share it: its owner. */
+  ownedLists(userId: UserRef) {
     return this.db.selectFrom('shopping_lists').where('shopping_lists.owner_id', '=', userId);
+  }
+
+  /** What the user may do with the list, in one query; undefined when they may not see it. */
+  async roleOf(userId: number, listId: number): Promise<ListRole | undefined> {
+    const row = await this.visibleLists(userId)
+      .select((eb) =>
+        eb
+          .case()
+          .when('shopping_lists.owner_id', '=', userId)
+          .then(sql.lit<ListRole>('owner'))
+          .when(this.mayTick(eb, userId))
+          .then(sql.lit<ListRole>('tick'))
+          .else(sql.lit<ListRole>('read'))
+          .end()
+          .as('role'),
+      )
+      .where('shopping_lists.id', '=', listId)
+      .executeTakeFirst();
+    return row?.role;
   }
 
   /** Visible lists with the owner's and the group's names. */
@@ -142,12 +176,12 @@ export class ShoppingRepository {
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
-  async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
+  async lockTickableItem(userId: number, itemId: number): Promise<boolean> {
     const query = this.db
       .selectFrom('shopping_items')
       .select('shopping_items.id')
       .where('shopping_items.id', '=', itemId)
-      .where('shopping_items.list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'));
+      .where('shopping_items.list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'));
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
@@ -202,41 +236,69 @@ export class ShoppingRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async insertItem(listId: number, input: ShoppingItemInput, now = Date.now()): Promise<number> {
+  /**
+   * Adds an item to a list the user may tick, the check and the insert in one statement; the new
+   * item's id, or undefined when the user may not add to such a list.
+   */
+  async insertTickableItem(userId: number, listId: number, input: ShoppingItemInput, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .insertInto('shopping_items')
-      .values({
-        list_id: listId,
-        name: input.name,
-        quantity_milli: input.quantity,
-        unit: input.unit,
-        estimated_price_cents: input.estimated_price,
-        created_at: now,
-      })
+      .columns(['list_id', 'name', 'quantity_milli', 'unit', 'estimated_price_cents', 'created_at', 'created_by'])
+      .expression(
+        this.tickableLists(userId)
+          .select([
+            'shopping_lists.id',
+            sql<string>`${input.name}`.as('name'),
+            sql<number>`cast(${input.quantity} as integer)`.as('quantity_milli'),
+            sql<string>`${input.unit}`.as('unit'),
+            sql<number | null>`cast(${input.estimated_price} as integer)`.as('estimated_price_cents'),
+            sql<number>`cast(${now} as bigint)`.as('created_at'),
+            sql<number>`cast(${userId} as integer)`.as('created_by'),
+          ])
+          .where('shopping_lists.id', '=', listId),
+      )
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+      .executeTakeFirst();
+    return row?.id;
   }
 
-  /** Flips "bought" on an item of a list the user owns, in one scoped statement; its list id, or undefined. */
-  async toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+  /**
+   * Flips "bought" on an item of a list the user may tick, in one scoped statement, noting who
+   * bought it and when (cleared when it is put back); its list id, or undefined.
+   */
+  async toggleTickableItem(userId: number, itemId: number, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('shopping_items')
-      .set({ is_bought: sql<number>`1 - is_bought` })
+      .set((eb) => ({
+        is_bought: sql<number>`1 - is_bought`,
+        bought_by: eb.case().when('is_bought', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
+        bought_at: eb.case().when('is_bought', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
+      }))
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;
   }
 
-  /** Sets "bought" on an item of a list the user owns, scoped like toggleOwnedItem; its list id, or undefined. */
-  async markOwnedItem(userId: number, itemId: number, bought: boolean): Promise<number | undefined> {
+  /**
+   * Sets "bought" on an item of a list the user may tick, scoped like toggleTickableItem; marking
+   * a bought item bought again keeps who bought it. Its list id, or undefined.
+   */
+  async markTickableItem(userId: number, itemId: number, bought: boolean, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('shopping_items')
-      .set({ is_bought: bought ? 1 : 0 })
+      .set((eb) =>
+        bought
+          ? {
+              is_bought: 1,
+              bought_by: eb.case().when('is_bought', '=', 1).then(eb.ref('bought_by')).else(sql<number>`cast(${userId} as integer)`).end(),
+              bought_at: eb.case().when('is_bought', '=', 1).then(eb.ref('bought_at')).else(sql<number>`cast(${now} as bigint)`).end(),
+            }
+          : { is_bought: 0, bought_by: null, bought_at: null },
+      )
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;

@@ -85,8 +85,8 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/shopping/:pk/items/add/', async (request, reply) => {
     const listId = pathId(request);
-    // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
-    await shopping.ownedList(userId(request), listId);
+    // The permission first: a reader's invalid form is a 404 too, never a page of errors.
+    await shopping.requireTick(userId(request), listId);
     const form = parseForm(shoppingItemForm, request.body);
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
     await shopping.addItem(userId(request), listId, form.data);

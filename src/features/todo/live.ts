@@ -4,7 +4,7 @@ import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import { todayIn } from '../../platform/time-zones.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
-import { LIVE_VIEW_CONTEXT, type ListRole, type LiveListKind } from '../lists-sharing/live-sockets.js';
+import { LIVE_VIEW_CONTEXT, type LiveListKind } from '../lists-sharing/live-sockets.js';
 import { TodoRepository } from './repository.js';
 import { ItemRow } from './views.js';
 
@@ -34,11 +34,7 @@ export function todoLiveKind(db: Kysely<Database>): LiveListKind {
   return {
     name: 'todo',
     hasGroups: false,
-    async roleOf(userId, listId): Promise<ListRole | undefined> {
-      const row = await lists.visibleLists(userId).select('todo_lists.owner_id').where('todo_lists.id', '=', listId).executeTakeFirst();
-      if (!row) return undefined;
-      return row.owner_id === userId ? 'owner' : 'read';
-    },
+    roleOf: (userId, listId) => lists.roleOf(userId, listId),
     renderItem(item: LiveItemRow, viewer) {
       return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as TodoItem, canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) }));
     },

@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database, TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { type SharedUser, SharesRepository } from '../lists-sharing/sharing.js';
+import { type ListRole, type SharedUser, SharesRepository, type UserRef } from '../lists-sharing/sharing.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
@@ -23,16 +23,48 @@ export class TodoRepository {
     this.shares = new SharesRepository(db, 'todo_list_shares');
   }
 
-  /** The one definition of who may read a to-do list: its owner and the users it is shared with. */
-  visibleLists(userId: number) {
-    return this.db
-      .selectFrom('todo_lists')
-      .where((eb) => eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsSharedWith(userId))]));
+  /** Who may read a to-do list: its owner and the users it is shared with. */
+  private mayRead(eb: ExpressionBuilder<Database, 'todo_lists'>, userId: UserRef) {
+    return eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsSharedWith(userId))]);
   }
 
-  /** The one definition of who may change a to-do list and its items: its owner. */
-  ownedLists(userId: number) {
+  /** Who may tick and add items: its owner and the users it is shared with for `tick`. */
+  private mayTick(eb: ExpressionBuilder<Database, 'todo_lists'>, userId: UserRef) {
+    return eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsTickableBy(userId))]);
+  }
+
+  /** The one definition of who may read a to-do list (a user, or a column of users). */
+  visibleLists(userId: UserRef) {
+    return this.db.selectFrom('todo_lists').where((eb) => this.mayRead(eb, userId));
+  }
+
+  /** The one definition of who may tick and add items of a to-do list. */
+  tickableLists(userId: UserRef) {
+    return this.db.selectFrom('todo_lists').where((eb) => this.mayTick(eb, userId));
+  }
+
+  /** The one definition of who may change a to-do list, delete its items and share it: its owner. */
+  ownedLists(userId: UserRef) {
     return this.db.selectFrom('todo_lists').where('todo_lists.owner_id', '=', userId);
+  }
+
+  /** What the user may do with the list, in one query; undefined when they may not see it. */
+  async roleOf(userId: number, listId: number): Promise<ListRole | undefined> {
+    const row = await this.visibleLists(userId)
+      .select((eb) =>
+        eb
+          .case()
+          .when('todo_lists.owner_id', '=', userId)
+          .then(sql.lit<ListRole>('owner'))
+          .when(this.mayTick(eb, userId))
+          .then(sql.lit<ListRole>('tick'))
+          .else(sql.lit<ListRole>('read'))
+          .end()
+          .as('role'),
+      )
+      .where('todo_lists.id', '=', listId)
+      .executeTakeFirst();
+    return row?.role;
   }
 
   /**
@@ -98,12 +130,12 @@ export class TodoRepository {
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
-  async lockOwnedItem(userId: number, itemId: number): Promise<boolean> {
+  async lockTickableItem(userId: number, itemId: number): Promise<boolean> {
     const query = this.db
       .selectFrom('todo_items')
       .select('todo_items.id')
       .where('todo_items.id', '=', itemId)
-      .where('todo_items.list_id', 'in', this.ownedLists(userId).select('todo_lists.id'));
+      .where('todo_items.list_id', 'in', this.tickableLists(userId).select('todo_lists.id'));
     return (await lockedForUpdate(this.db, query).executeTakeFirst()) !== undefined;
   }
 
@@ -173,40 +205,74 @@ export class TodoRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async insertItem(listId: number, input: TodoItemInput, now = Date.now()): Promise<number> {
-    const last = await this.db
-      .selectFrom('todo_items')
-      .select((eb) => eb.fn.max('position').as('position'))
-      .where('list_id', '=', listId)
-      .executeTakeFirst();
-    const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+  /**
+   * Adds an item to a list the user may tick, the check and the insert in one statement; the new
+   * item's id, or undefined when the user may not add to such a list.
+   */
+  async insertTickableItem(userId: number, listId: number, input: TodoItemInput, assigneeId: number | null = null, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .insertInto('todo_items')
-      .values({ list_id: listId, text: input.text, due_date: input.due_date, position, created_at: now })
+      .columns(['list_id', 'text', 'due_date', 'position', 'created_at', 'created_by', 'assignee_id'])
+      .expression(
+        this.tickableLists(userId)
+          .select((eb) => [
+            'todo_lists.id',
+            sql<string>`${input.text}`.as('text'),
+            sql<string | null>`${input.due_date}`.as('due_date'),
+            eb.fn
+              .coalesce(
+                eb.selectFrom('todo_items').select(sql<number>`max(todo_items.position) + 1`.as('next')).whereRef('todo_items.list_id', '=', 'todo_lists.id'),
+                sql.lit(0),
+              )
+              .as('position'),
+            sql<number>`cast(${now} as bigint)`.as('created_at'),
+            sql<number>`cast(${userId} as integer)`.as('created_by'),
+            sql<number | null>`cast(${assigneeId} as integer)`.as('assignee_id'),
+          ])
+          .where('todo_lists.id', '=', listId),
+      )
       .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+      .executeTakeFirst();
+    return row?.id;
   }
 
-  /** Flips an item of a list the user owns, in one scoped statement; its list id, or undefined. */
-  async toggleOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
+  /**
+   * Flips an item of a list the user may tick, in one scoped statement, noting who did it and
+   * when (cleared when it is opened again); its list id, or undefined.
+   */
+  async toggleTickableItem(userId: number, itemId: number, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('todo_items')
-      .set({ is_done: sql<number>`1 - is_done` })
+      .set((eb) => ({
+        is_done: sql<number>`1 - is_done`,
+        done_by: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
+        done_at: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
+      }))
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('todo_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;
   }
 
-  /** Sets done on an item of a list the user owns, scoped like toggleOwnedItem; its list id, or undefined. */
-  async markOwnedItem(userId: number, itemId: number, done: boolean): Promise<number | undefined> {
+  /**
+   * Sets done on an item of a list the user may tick, scoped like toggleTickableItem; marking a
+   * done item done again keeps who did it first. Its list id, or undefined.
+   */
+  async markTickableItem(userId: number, itemId: number, done: boolean, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .updateTable('todo_items')
-      .set({ is_done: done ? 1 : 0 })
+      .set((eb) =>
+        done
+          ? {
+              is_done: 1,
+              done_by: eb.case().when('is_done', '=', 1).then(eb.ref('done_by')).else(sql<number>`cast(${userId} as integer)`).end(),
+              done_at: eb.case().when('is_done', '=', 1).then(eb.ref('done_at')).else(sql<number>`cast(${now} as bigint)`).end(),
+            }
+          : { is_done: 0, done_by: null, done_at: null },
+      )
       .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
+      .where('list_id', 'in', this.tickableLists(userId).select('todo_lists.id'))
       .returning('list_id')
       .executeTakeFirst();
     return row?.list_id;

@@ -76,8 +76,8 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
 
   app.post('/todo/:pk/items/add/', async (request, reply) => {
     const listId = pathId(request);
-    // Ownership first: a reader's invalid form is a 404 too, never a page of errors.
-    await todo.ownedList(userId(request), listId);
+    // The permission first: a reader's invalid form is a 404 too, never a page of errors.
+    await todo.requireTick(userId(request), listId);
     const form = parseForm(todoItemForm, request.body);
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
     await todo.addItem(userId(request), listId, form.data);
