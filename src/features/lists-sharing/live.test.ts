@@ -107,6 +107,41 @@ describe('a tick on a shopping list', () => {
   });
 });
 
+describe('a tick by a tick user', () => {
+  async function withTickUser() {
+    const shared = await sharedShoppingList();
+    const ticker = await viewer();
+    await t.db.insertInto('shopping_list_shares').values({ list_id: shared.list.id, user_id: ticker.user.id, permission: 'tick' }).execute();
+    const tickerSocket = await connectChat(address, shared.path, { sessionKey: ticker.sessionKey });
+    return { ...shared, ticker, tickerSocket };
+  }
+
+  it('reaches the owner, the tick user and the reader, each with the row their reloaded page shows', async () => {
+    const { owner, reader, ticker, list, item, ownerSocket, readerSocket, tickerSocket } = await withTickUser();
+    expect((await ticker.browser.post(`/shopping/items/${item.id}/toggle/`)).statusCode).toBe(302);
+    for (const [who, socket] of [[owner, ownerSocket], [ticker, tickerSocket], [reader, readerSocket]] as const) {
+      const [frame] = await socket.waitFor((candidate) => candidate.type === 'item');
+      expect(frame).toMatchObject({ id: item.id, summary: { items: 1, open: 0 } });
+      // The live row's forms carry no token (the page's script fills in its own): compared without tokens.
+      const page = (await who.browser.get(`/shopping/${list.id}/`)).body.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, 'name="csrfmiddlewaretoken" value');
+      expect(page).toContain(String(frame!.html));
+      socket.close();
+    }
+    const [toReader] = readerSocket.frames;
+    expect(toReader!.html).not.toContain('/toggle/');
+  });
+
+  it('is told to reload when its role changes, and the reader who became a tick user too', async () => {
+    const { owner, reader, list, ownerSocket, readerSocket, tickerSocket } = await withTickUser();
+    await t.db.updateTable('shopping_list_shares').set({ permission: 'tick' }).where('list_id', '=', list.id).where('user_id', '=', reader.user.id).execute();
+    const someone = await viewer();
+    await owner.browser.post(`/shopping/${list.id}/share/`, { username: someone.user.username, action: 'add' });
+    await readerSocket.waitFor((frame) => frame.type === 'reload');
+    expect(tickerSocket.frames.filter((frame) => frame.type === 'reload')).toEqual([]);
+    for (const socket of [ownerSocket, readerSocket, tickerSocket]) socket.close();
+  });
+});
+
 describe('losing access closes the socket at once (4403)', () => {
   it('when the share is removed: nothing reaches it after', async () => {
     const { owner, reader, list, item, ownerSocket, readerSocket } = await sharedShoppingList();
