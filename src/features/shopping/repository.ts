@@ -1,9 +1,9 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
-import { GroupsRepository } from '../groups/repository.js';
+import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { type ListRole, type SharedUser, SharesRepository, type UserRef } from '../lists-sharing/sharing.js';
+import type { SharedUser } from '../lists-sharing/sharing.js';
+import { ShoppingListAccess } from './access.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
 export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_name: string | null };
@@ -26,67 +26,8 @@ export interface ShoppingListSummaryRows {
   sharedWith: SharedUser[];
 }
 
-export class ShoppingRepository {
-  readonly shares: SharesRepository;
-  readonly groups: GroupsRepository;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.shares = new SharesRepository(db, 'shopping_list_shares');
-    this.groups = new GroupsRepository(db);
-  }
-
-  /** Who may read a shopping list: its owner, users it is shared with, members of its group. */
-  private mayRead(eb: ExpressionBuilder<Database, 'shopping_lists'>, userId: UserRef) {
-    return eb.or([
-      eb('shopping_lists.owner_id', '=', userId),
-      eb('shopping_lists.id', 'in', this.shares.listIdsSharedWith(userId)),
-      eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId)),
-    ]);
-  }
-
-  /** Who may tick and add items: its owner, users it is shared with for `tick`, members of its group when the group may tick. */
-  private mayTick(eb: ExpressionBuilder<Database, 'shopping_lists'>, userId: UserRef) {
-    return eb.or([
-      eb('shopping_lists.owner_id', '=', userId),
-      eb('shopping_lists.id', 'in', this.shares.listIdsTickableBy(userId)),
-      eb.and([eb('shopping_lists.group_permission', '=', 'tick'), eb('shopping_lists.group_id', 'in', this.groups.memberGroupIds(userId))]),
-    ]);
-  }
-
-  /** The one definition of who may read a shopping list (a user, or a column of users). */
-  visibleLists(userId: UserRef) {
-    return this.db.selectFrom('shopping_lists').where((eb) => this.mayRead(eb, userId));
-  }
-
-  /** The one definition of who may tick and add items of a shopping list. */
-  tickableLists(userId: UserRef) {
-    return this.db.selectFrom('shopping_lists').where((eb) => this.mayTick(eb, userId));
-  }
-
-  /** The one definition of who may change a shopping list, delete its items and share it: its owner. */
-  ownedLists(userId: UserRef) {
-    return this.db.selectFrom('shopping_lists').where('shopping_lists.owner_id', '=', userId);
-  }
-
-  /** What the user may do with the list, in one query; undefined when they may not see it. */
-  async roleOf(userId: number, listId: number): Promise<ListRole | undefined> {
-    const row = await this.visibleLists(userId)
-      .select((eb) =>
-        eb
-          .case()
-          .when('shopping_lists.owner_id', '=', userId)
-          .then(sql.lit<ListRole>('owner'))
-          .when(this.mayTick(eb, userId))
-          .then(sql.lit<ListRole>('tick'))
-          .else(sql.lit<ListRole>('read'))
-          .end()
-          .as('role'),
-      )
-      .where('shopping_lists.id', '=', listId)
-      .executeTakeFirst();
-    return row?.role;
-  }
-
+/** The lists' queries and changes, each scoped through ShoppingListAccess's definitions. */
+export class ShoppingRepository extends ShoppingListAccess {
   /** Visible lists with the owner's and the group's names. */
   private visibleWithNames(userId: number) {
     return this.visibleLists(userId)

@@ -1,8 +1,9 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import type { Database, TodoItem, TodoList } from '../../db/schema.js';
+import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { type ListRole, type SharedUser, SharesRepository, type UserRef } from '../lists-sharing/sharing.js';
+import type { SharedUser } from '../lists-sharing/sharing.js';
+import { TodoListAccess } from './access.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
@@ -16,57 +17,8 @@ export interface TodoListPageRows {
   sharedWith: SharedUser[];
 }
 
-export class TodoRepository {
-  readonly shares: SharesRepository;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.shares = new SharesRepository(db, 'todo_list_shares');
-  }
-
-  /** Who may read a to-do list: its owner and the users it is shared with. */
-  private mayRead(eb: ExpressionBuilder<Database, 'todo_lists'>, userId: UserRef) {
-    return eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsSharedWith(userId))]);
-  }
-
-  /** Who may tick and add items: its owner and the users it is shared with for `tick`. */
-  private mayTick(eb: ExpressionBuilder<Database, 'todo_lists'>, userId: UserRef) {
-    return eb.or([eb('todo_lists.owner_id', '=', userId), eb('todo_lists.id', 'in', this.shares.listIdsTickableBy(userId))]);
-  }
-
-  /** The one definition of who may read a to-do list (a user, or a column of users). */
-  visibleLists(userId: UserRef) {
-    return this.db.selectFrom('todo_lists').where((eb) => this.mayRead(eb, userId));
-  }
-
-  /** The one definition of who may tick and add items of a to-do list. */
-  tickableLists(userId: UserRef) {
-    return this.db.selectFrom('todo_lists').where((eb) => this.mayTick(eb, userId));
-  }
-
-  /** The one definition of who may change a to-do list, delete its items and share it: its owner. */
-  ownedLists(userId: UserRef) {
-    return this.db.selectFrom('todo_lists').where('todo_lists.owner_id', '=', userId);
-  }
-
-  /** What the user may do with the list, in one query; undefined when they may not see it. */
-  async roleOf(userId: number, listId: number): Promise<ListRole | undefined> {
-    const row = await this.visibleLists(userId)
-      .select((eb) =>
-        eb
-          .case()
-          .when('todo_lists.owner_id', '=', userId)
-          .then(sql.lit<ListRole>('owner'))
-          .when(this.mayTick(eb, userId))
-          .then(sql.lit<ListRole>('tick'))
-          .else(sql.lit<ListRole>('read'))
-          .end()
-          .as('role'),
-      )
-      .where('todo_lists.id', '=', listId)
-      .executeTakeFirst();
-    return row?.role;
-  }
-
+/** The lists' queries and changes, each scoped through TodoListAccess's definitions. */
+export class TodoRepository extends TodoListAccess {
   /**
    * A list the user may read with its items, open ones first, each part in the order they were
    * added (a JSON array), and, for its owner, who it is shared with: one query for the page.
