@@ -11,9 +11,8 @@ const CLOSE_POLICY = 1008;
 const MAX_CLIENT_FRAMES = 10;
 /** A client that does not read its updates is cut off rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
-/** Access checks run this many at a time, so a sweep never takes the whole database pool. */
-const CHECK_CONCURRENCY = 4;
-const LIVE_KEYS_CHUNK = 500;
+/** Users per access query and session keys per liveness query: within both databases' parameter limits. */
+const CHUNK = 500;
 
 /**
  * What an item row is rendered with for a live update: one rendering serves many viewers, so its
@@ -42,6 +41,8 @@ export interface LiveListKind {
   /** Shopping lists: a group's members read them, so group events concern them. */
   hasGroups: boolean;
   roleOf(userId: number, listId: number): Promise<ListRole | undefined>;
+  /** The roles of these users on the list, in one query; a user it leaves out may not see it. */
+  rolesOn(listId: number, userIds: number[]): Promise<Map<number, ListRole>>;
   /** The item's row, as the list page renders it for such a viewer (form tokens left empty). */
   renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone'>): string;
 }
@@ -132,23 +133,18 @@ export class LiveListSockets {
 
   /**
    * Each socket's access read again: closed when the list is hidden now, told to reload when its
-   * role changed (its buttons are wrong). One query per distinct (list, user).
+   * role changed (its buttons are wrong). One query per list (per 500 of its viewers).
    */
   async recheck(sockets: LiveSocket[]): Promise<void> {
-    const pairs = new Map<string, LiveSocket[]>();
-    for (const live of sockets) {
-      const key = `${keyOf(live.list)}:${live.userId}`;
-      pairs.set(key, [...(pairs.get(key) ?? []), live]);
-    }
-    const groups = [...pairs.values()];
-    for (let start = 0; start < groups.length; start += CHECK_CONCURRENCY) {
-      await Promise.all(
-        groups.slice(start, start + CHECK_CONCURRENCY).map(async (group) => {
-          const first = group[0]!;
-          const role = await this.options.kind.roleOf(first.userId, first.list.id);
-          for (const live of group) this.applyRole(live, role);
-        }),
-      );
+    const byList = new Map<number, LiveSocket[]>();
+    for (const live of sockets) byList.set(live.list.id, [...(byList.get(live.list.id) ?? []), live]);
+    for (const [listId, viewers] of byList) {
+      const userIds = [...new Set(viewers.map((live) => live.userId))];
+      for (let start = 0; start < userIds.length; start += CHUNK) {
+        const chunk = new Set(userIds.slice(start, start + CHUNK));
+        const roles = await this.options.kind.rolesOn(listId, [...chunk]);
+        for (const live of viewers) if (chunk.has(live.userId)) this.applyRole(live, roles.get(live.userId));
+      }
     }
   }
 
@@ -222,8 +218,8 @@ export class LiveListSockets {
     this.sweeping = true;
     try {
       const keys = [...this.bySession.keys()];
-      for (let start = 0; start < keys.length; start += LIVE_KEYS_CHUNK) {
-        const chunk = keys.slice(start, start + LIVE_KEYS_CHUNK);
+      for (let start = 0; start < keys.length; start += CHUNK) {
+        const chunk = keys.slice(start, start + CHUNK);
         const live = await this.options.liveKeys(chunk);
         for (const key of chunk) {
           if (live.has(key)) continue;

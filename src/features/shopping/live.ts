@@ -3,6 +3,7 @@ import type { Database, ShoppingItem } from '../../db/schema.js';
 import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
+import { rolesOn } from '../lists-sharing/live-roles.js';
 import { LIVE_VIEW_CONTEXT, type LiveListKind } from '../lists-sharing/live-sockets.js';
 import { estimatedTotal } from './money.js';
 import { ShoppingRepository } from './repository.js';
@@ -35,6 +36,7 @@ export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
     name: 'shopping',
     hasGroups: true,
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
+    rolesOn: (listId, userIds) => rolesOn(db, 'shopping_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
       return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as ShoppingItem, canEdit: viewer.role === 'owner' }));
     },

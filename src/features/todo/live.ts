@@ -4,6 +4,7 @@ import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import { todayIn } from '../../platform/time-zones.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
+import { rolesOn } from '../lists-sharing/live-roles.js';
 import { LIVE_VIEW_CONTEXT, type LiveListKind } from '../lists-sharing/live-sockets.js';
 import { TodoRepository } from './repository.js';
 import { ItemRow } from './views.js';
@@ -35,6 +36,7 @@ export function todoLiveKind(db: Kysely<Database>): LiveListKind {
     name: 'todo',
     hasGroups: false,
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
+    rolesOn: (listId, userIds) => rolesOn(db, 'todo_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
       return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as TodoItem, canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) }));
     },
