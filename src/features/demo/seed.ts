@@ -171,12 +171,12 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
       ['Book the holiday', 7],
       ['Sort the photos', null],
     ] as const) {
-      await todo.insertTickableItem(ids[0]!, chores, { text, due_date: due === null ? null : dateIn(due, now) }, null, now - 10 * DAY);
+      await todo.insertTickableItem(ids[0]!, chores, { text, due_date: due === null ? null : dateIn(due, now), assignee: null }, now - 10 * DAY);
     }
     await trx.updateTable('todo_items').set({ is_done: 1 }).where('list_id', '=', chores).where('text', '=', 'Sort the photos').execute();
 
     const shopping = new ShoppingRepository(trx);
-    const market = await shopping.insertList(ids[1]!, { title: 'Weekend groceries', store_name: 'Market', group: group.id }, now - 5 * DAY);
+    const market = await shopping.insertList(ids[1]!, { title: 'Weekend groceries', store_name: 'Market', group: group.id, group_permission: 'tick' }, now - 5 * DAY);
     for (const [name, quantity, unit, price] of [
       ['Flour', 1000, 'kg', 129],
       ['Eggs', 12000, '', 349],

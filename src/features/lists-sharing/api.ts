@@ -6,7 +6,7 @@ import { ApiError } from '../../platform/api/layer.js';
 import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, pkParams } from '../../platform/api/routes.js';
 import { MAX_ID } from '../../platform/ids.js';
 import type { FormErrors } from '../../platform/views/forms.js';
-import { type ShareOutcome, type SharedUser, shareForm } from './sharing.js';
+import { type ShareOutcome, type SharedUser, permissionField, shareForm } from './sharing.js';
 
 // What the to-do and shopping APIs have in common: the share, the owner's deletes, paging of
 // lists, and the If-Match read-check-write. Each kind's api.ts adds its own fields.
@@ -18,13 +18,8 @@ export const timestamp = z.string().describe('ISO 8601, UTC.');
 
 export const isoTime = (milliseconds: number) => new Date(milliseconds).toISOString();
 
-const READ_ONLY = 'Lists are shared read-only for now: the tick permission is not available yet.';
-
-/**
- * What a share (or a shopping list's group) allows. Only `read` exists in the pages and the
- * tables today; `tick` (PRODUCT.md) is refused with a 400 rather than accepted and ignored.
- */
-export const permission = z.enum(['read'], { error: READ_ONLY }).describe('`read`: may read the list. (`tick` is not available yet.)');
+/** What a share (or a shopping list's group) allows: the form's field, with its message. */
+export const permission = permissionField.describe('`read`: may read the list; `tick`: may also tick and add items (never rename, delete or re-share it).');
 
 export const shareJson = z.object({ username: z.string(), permission });
 
@@ -32,14 +27,14 @@ export const sharesJson = z.array(shareJson).nullable().describe('Who the list i
 
 /** Who a list is shared with, for its owner only, as the page shows it. */
 export function sharesOf(list: { owner_id: number }, userId: number, sharedWith: SharedUser[]) {
-  return list.owner_id === userId ? sharedWith.map((user) => ({ username: user.username, permission: 'read' as const })) : null;
+  return list.owner_id === userId ? sharedWith.map((user) => ({ username: user.username, permission: user.permission })) : null;
 }
 
 export const shareBody = z
   .object({
     username: shareForm.shape.username,
     action: shareForm.shape.action,
-    permission: permission.optional(),
+    permission: permission.optional().describe('For `add`: `read` (the default) or `tick`; adding an existing user changes their permission.'),
   })
   .strict();
 
@@ -122,7 +117,7 @@ export function ownerActionsApi<Detail>(
     response: kind.response,
     errors: [403, 404],
     handler: async ({ user, params, body }) => {
-      const outcome = await service.share(user.id, params.pk, { username: body.username, action: body.action }, user.username);
+      const outcome = await service.share(user.id, params.pk, { username: body.username, action: body.action, permission: body.permission ?? 'read' }, user.username);
       if (!outcome.ok) invalid(outcome.errors);
       return kind.detail(user.id, params.pk);
     },

@@ -6,7 +6,8 @@ import type { Hub, LiveItemRow, LiveListRef, LiveListSummary } from '../../platf
 /** How a list kind reads what its live event carries: the item as its page shows it, and the list's summary. */
 export interface LiveListReader {
   kind: LiveListRef['kind'];
-  item(db: Kysely<Database>, itemId: number): Promise<LiveItemRow | undefined>;
+  /** The item as its page shows it, read as the user who changed it (who may see it). */
+  item(db: Kysely<Database>, userId: number, itemId: number): Promise<LiveItemRow | undefined>;
   summary(db: Kysely<Database>, listId: number): Promise<LiveListSummary>;
 }
 
@@ -23,9 +24,9 @@ export class LiveListEvents {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  async itemChanged(db: Kysely<Database>, listId: number, itemId: number): Promise<void> {
+  async itemChanged(db: Kysely<Database>, userId: number, listId: number, itemId: number): Promise<void> {
     try {
-      const [item, summary] = await Promise.all([this.reader.item(db, itemId), this.reader.summary(db, listId)]);
+      const [item, summary] = await Promise.all([this.reader.item(db, userId, itemId), this.reader.summary(db, listId)]);
       if (item) this.hub.publish({ type: 'list.item', list: this.ref(listId), item, summary });
     } catch (error) {
       this.log.error({ err: error }, 'live list event not published');

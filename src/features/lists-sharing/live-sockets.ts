@@ -15,10 +15,13 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CHUNK = 500;
 
 /**
- * What an item row is rendered with for a live update: one rendering serves many viewers, so its
- * forms carry no CSRF token; the page's script fills in its own (public/js/live-list.js).
+ * What an item row is rendered with for a live update: one rendering serves the viewers of a role
+ * and time zone, so its forms carry no CSRF token (the page's script fills in its own,
+ * public/js/live-list.js) and its user is no one but their time zone.
  */
-export const LIVE_VIEW_CONTEXT: ViewContext = { user: null, path: '', csrfToken: () => '', takeMessages: () => [] };
+export function liveViewContext(timezone: string): ViewContext {
+  return { user: { id: 0, username: '', email: '', timezone, isAdmin: false, unread: 0 }, path: '', csrfToken: () => '', takeMessages: () => [] };
+}
 
 export interface LiveViewer {
   userId: number;

@@ -129,6 +129,9 @@ describe('a tick by a tick user', () => {
     }
     const [toReader] = readerSocket.frames;
     expect(toReader!.html).not.toContain('/toggle/');
+    const [toTicker] = tickerSocket.frames.filter((frame) => frame.type === 'item');
+    expect(toTicker!.html).toContain('/toggle/');
+    expect(toTicker!.html).not.toContain('/delete/');
   });
 
   it('is told to reload when its role changes, and the reader who became a tick user too', async () => {

@@ -31,7 +31,7 @@ describe('owner’s changes through the list services', () => {
     const todo = new TodoService(t.db);
     const shopping = new ShoppingService(t.db);
 
-    await todo.addItem(owner.id, todoList.id, { text: 'Fold laundry', due_date: null });
+    await todo.addItem(owner.id, todoList.id, { text: 'Fold laundry', due_date: null, assignee: null });
     await shopping.addItem(owner.id, shoppingList.id, { name: 'Bread', quantity: 2000, unit: '', estimated_price: 250 });
     expect(await todo.toggleItem(owner.id, todoItem.id)).toBe(todoList.id);
     expect(await shopping.deleteItem(owner.id, shoppingItem.id)).toBe(shoppingList.id);
@@ -55,7 +55,7 @@ describe('owner’s changes through the list services', () => {
     for (const caller of [reader, stranger]) {
       // Functions, called one at a time: a promise made early could reject before anyone listens.
       const attempts: (() => Promise<unknown>)[] = [
-        () => todo.addItem(caller.id, todoList.id, { text: 'Sneaky', due_date: null }),
+        () => todo.addItem(caller.id, todoList.id, { text: 'Sneaky', due_date: null, assignee: null }),
         () => shopping.addItem(caller.id, shoppingList.id, { name: 'Sneaky', quantity: 1000, unit: '', estimated_price: null }),
         () => todo.toggleItem(caller.id, todoItem.id),
         () => shopping.toggleItem(caller.id, shoppingItem.id),

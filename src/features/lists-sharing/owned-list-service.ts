@@ -113,33 +113,33 @@ export abstract class OwnedListService<
       await lists.touchList(listId);
       return itemId;
     });
-    await this.live?.itemChanged(this.db, listId, itemId);
+    await this.live?.itemChanged(this.db, userId, listId, itemId);
     return itemId;
   }
 
   /** Ticks or unticks an item as the owner or a tick user; returns the item's list id, to go back to it. */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(itemId, (lists) => lists.toggleTickableItem(userId, itemId));
+    return this.changeItem(userId, itemId, (lists) => lists.toggleTickableItem(userId, itemId));
   }
 
   /** Marks an item done (bought) or not, as toggleItem; returns its list id. */
   markItem(userId: number, itemId: number, done: boolean): Promise<number> {
-    return this.changeItem(itemId, (lists) => lists.markTickableItem(userId, itemId, done));
+    return this.changeItem(userId, itemId, (lists) => lists.markTickableItem(userId, itemId, done));
   }
 
   /** Owner only: a tick user may add and tick, never remove. */
   deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(itemId, (lists) => lists.deleteOwnedItem(userId, itemId), true);
+    return this.changeItem(userId, itemId, (lists) => lists.deleteOwnedItem(userId, itemId), true);
   }
 
-  private async changeItem(itemId: number, change: (lists: Repository) => Promise<number | undefined>, removed = false): Promise<number> {
+  private async changeItem(userId: number, itemId: number, change: (lists: Repository) => Promise<number | undefined>, removed = false): Promise<number> {
     const listId = await this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
       await lists.touchList(listId);
       return listId;
     });
-    await (removed ? this.live?.itemRemoved(this.db, listId, itemId) : this.live?.itemChanged(this.db, listId, itemId));
+    await (removed ? this.live?.itemRemoved(this.db, listId, itemId) : this.live?.itemChanged(this.db, userId, listId, itemId));
     return listId;
   }
 

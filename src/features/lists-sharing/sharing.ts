@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { jsonRowsFrom } from '../../db/json-rows.js';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.js';
+import type { Database, SharePermission } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
 import type { NewNotification, Notifications } from '../../platform/notifications.js';
 import type { FormErrors, FormValues } from '../../platform/views/forms.js';
@@ -25,7 +25,13 @@ const LISTS_OF = { todo_list_shares: 'todo_lists', shopping_list_shares: 'shoppi
 export interface SharedUser {
   id: number;
   username: string;
+  permission: SharePermission;
 }
+
+/** How the pages say what a permission allows. */
+export const PERMISSION_LABELS: Record<SharePermission, string> = { read: 'can read', tick: 'can tick and add items' };
+
+export const permissionField = z.enum(['read', 'tick'], { error: 'Choose read, or tick (may tick and add items).' });
 
 export const shareForm = z.object({
   username: z
@@ -34,6 +40,7 @@ export const shareForm = z.object({
     .min(1, 'Enter a username.')
     .max(150, 'Usernames have at most 150 characters.'),
   action: z.enum(['add', 'remove'], { error: 'Choose to add or remove the user.' }),
+  permission: permissionField.optional().default('read'),
 });
 
 export type ShareOutcome = { ok: true; message: string } | { ok: false; errors: FormErrors; values: FormValues };
@@ -72,22 +79,33 @@ export class SharesRepository {
       this.db
         .selectFrom(this.table)
         .innerJoin('users', 'users.id', `${this.table}.user_id`)
-        .select(['users.id', 'users.username'])
+        .select(['users.id', 'users.username', `${this.table}.permission`])
         .where(`${this.table}.list_id`, '=', sql.ref<number>(`${lists}.id`))
         .where(sql.ref<number>(`${lists}.owner_id`), '=', userId)
         .orderBy('users.username'),
     );
   }
 
-  /** False when the list was shared with the user already: nothing changed. */
-  async add(listId: number, userId: number): Promise<boolean> {
+  /**
+   * Shares the list with the user, or gives an existing share the new permission: `added`,
+   * `changed`, or `unchanged` when the user had the list with that permission already.
+   */
+  async add(listId: number, userId: number, permission: SharePermission = 'read'): Promise<'added' | 'changed' | 'unchanged'> {
     const rows = await this.db
       .insertInto(this.table)
-      .values({ list_id: listId, user_id: userId })
+      .values({ list_id: listId, user_id: userId, permission })
       .onConflict((conflict) => conflict.columns(['list_id', 'user_id']).doNothing())
       .returning('list_id')
       .execute();
-    return rows.length > 0;
+    if (rows.length > 0) return 'added';
+    const changed = await this.db
+      .updateTable(this.table)
+      .set({ permission })
+      .where('list_id', '=', listId)
+      .where('user_id', '=', userId)
+      .where('permission', '<>', permission)
+      .executeTakeFirst();
+    return Number(changed.numUpdatedRows) > 0 ? 'changed' : 'unchanged';
   }
 
   /** `work` with this repository and the database inside one transaction. */
@@ -111,24 +129,26 @@ export interface ShareNotice {
 /**
  * Adds or removes one user on a list the caller owns (the caller must have checked that).
  * Unknown users and the owner themself are form errors. A user newly added is sent `notice`;
- * re-adding one who has the list already changes nothing and tells nobody.
+ * re-adding one who has the list already changes only their permission and tells nobody.
  */
 export async function changeShare(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown, notice?: ShareNotice): Promise<ShareOutcome> {
   const form = parseForm(shareForm, body);
   if (!form.ok) return form;
-  const { username, action } = form.data;
-  const values = { username };
+  const { username, action, permission } = form.data;
+  const values = { username, permission };
   const user = await shares.users.findByUsername(username);
   if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] }, values };
   if (user.id === list.owner_id) return { ok: false, errors: { username: ['This is your own list: share it with someone else.'] }, values };
   if (action === 'add') {
-    const added = await shares.inTransaction(async (inside, trx) => {
-      const isNew = await inside.add(list.id, user.id);
-      if (isNew && notice) await notice.notifications.add(trx, [user.id], notice.notification);
-      return isNew;
+    const outcome = await shares.inTransaction(async (inside, trx) => {
+      const result = await inside.add(list.id, user.id, permission);
+      if (result === 'added' && notice) await notice.notifications.add(trx, [user.id], notice.notification);
+      return result;
     });
-    if (added) notice?.notifications.announce([user.id]);
-    return { ok: true, message: `Shared with ${user.username}.` };
+    if (outcome === 'added') notice?.notifications.announce([user.id]);
+    const may = permission === 'tick' ? 'can tick and add items' : 'can read it';
+    if (outcome === 'changed') return { ok: true, message: `${user.username} now ${permission === 'tick' ? 'can tick and add items' : 'can only read this list'}.` };
+    return { ok: true, message: `Shared with ${user.username}: ${may}.` };
   }
   if (!(await shares.remove(list.id, user.id))) {
     return { ok: false, errors: { username: [`This list is not shared with ${user.username}.`] }, values };

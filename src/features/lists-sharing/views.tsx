@@ -1,7 +1,9 @@
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import type { ComponentChildren } from 'preact';
+import type { SharePermission } from '../../db/schema.js';
+import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import type { SharedUser } from './sharing.js';
+import { PERMISSION_LABELS, type SharedUser } from './sharing.js';
 
 /** A form shown again with what was typed and what is wrong with it. */
 export interface FormState {
@@ -69,8 +71,8 @@ function ListCards({ kind, lists, mine }: { kind: ListKind; lists: ListSummary[]
   );
 }
 
-/** The index of one kind: the caller's own lists, then those others share with them. */
-export function ListIndexPage({ ctx, kind, lists }: { ctx: ViewContext; kind: ListKind; lists: ListSummary[] }) {
+/** The index of one kind: the caller's own lists, then those others share with them; `children` come first (to-do's "Assigned to me"). */
+export function ListIndexPage({ ctx, kind, lists, children }: { ctx: ViewContext; kind: ListKind; lists: ListSummary[]; children?: ComponentChildren }) {
   const userId = ctx.user?.id;
   const mine = lists.filter((list) => list.owner_id === userId);
   const shared = lists.filter((list) => list.owner_id !== userId);
@@ -80,6 +82,7 @@ export function ListIndexPage({ ctx, kind, lists }: { ctx: ViewContext; kind: Li
         <h1>{kind.plural}</h1>
         <a href={`${kind.base}/new/`} role="button">New {kind.noun}</a>
       </header>
+      {children}
       <section aria-labelledby="mine">
         <h2 id="mine">Mine</h2>
         {mine.length ? <ListCards kind={kind} lists={mine} mine /> : (
@@ -89,26 +92,55 @@ export function ListIndexPage({ ctx, kind, lists }: { ctx: ViewContext; kind: Li
       <section aria-labelledby="shared">
         <h2 id="shared">Shared with me</h2>
         {shared.length ? <ListCards kind={kind} lists={shared} mine={false} /> : (
-          <p class="empty">Nobody shares a {kind.noun} with you yet. When someone does, it shows up here, read only.</p>
+          <p class="empty">Nobody shares a {kind.noun} with you yet. When someone does, it shows up here.</p>
         )}
       </section>
     </Layout>
   );
 }
 
-/** The owner's sharing controls: who can read the list, add a user by name, remove one. */
-export function SharePanel({ ctx, kind, listId, users, values = {}, errors = {} }: {
-  ctx: ViewContext; kind: ListKind; listId: number; users: SharedUser[]; values?: FormValues; errors?: FormErrors;
+export const PERMISSION_CHOICES = [
+  { value: 'read', label: 'Read only' },
+  { value: 'tick', label: 'Read, tick and add items' },
+];
+
+/** A button that gives an existing share the other permission (the add form, for that user). */
+function PermissionSwitch({ ctx, action, user }: { ctx: ViewContext; action: string; user: SharedUser }) {
+  const next: SharePermission = user.permission === 'tick' ? 'read' : 'tick';
+  return (
+    <form method="post" action={action} class="inline">
+      <CsrfField ctx={ctx} />
+      <input type="hidden" name="username" value={user.username} />
+      <input type="hidden" name="action" value="add" />
+      <input type="hidden" name="permission" value={next} />
+      <button type="submit" class="secondary outline small">{next === 'tick' ? 'Let them tick' : 'Make read only'}</button>
+    </form>
+  );
+}
+
+/**
+ * The owner's sharing controls: who can read the list and what each may do, the group and its
+ * permission (shopping lists), add a user by name with a permission, change or remove one.
+ */
+export function SharePanel({ ctx, kind, listId, users, group = null, values = {}, errors = {} }: {
+  ctx: ViewContext; kind: ListKind; listId: number; users: SharedUser[]; group?: { name: string; permission: SharePermission } | null;
+  values?: FormValues; errors?: FormErrors;
 }) {
   const action = `${kind.base}/${listId}/share/`;
   return (
     <section class="share-panel" aria-labelledby="sharing">
       <h2 id="sharing">Sharing</h2>
+      {group ? (
+        <p class="shared-group">
+          Members of group <strong>{group.name}</strong> {PERMISSION_LABELS[group.permission]}.
+        </p>
+      ) : null}
       {users.length ? (
         <ul class="shared-users">
           {users.map((user) => (
             <li>
-              {user.username}{' '}
+              <strong>{user.username}</strong> <span class="permission">{PERMISSION_LABELS[user.permission]}</span>{' '}
+              <PermissionSwitch ctx={ctx} action={action} user={user} />{' '}
               <form method="post" action={action} class="inline">
                 <CsrfField ctx={ctx} />
                 <input type="hidden" name="username" value={user.username} />
@@ -118,15 +150,18 @@ export function SharePanel({ ctx, kind, listId, users, values = {}, errors = {} 
             </li>
           ))}
         </ul>
-      ) : (
+      ) : group ? null : (
         <p class="empty">Only you can see this list. Add someone by username to let them read it.</p>
       )}
       <form method="post" action={action} novalidate>
         <CsrfField ctx={ctx} />
         <input type="hidden" name="action" value="add" />
         <FormAlert errors={errors} />
-        <Field name="username" label="Share with (username)" value={values.username} errors={errors} required maxLength={150} autocomplete="off"
-          help="They can read the list; only you can change it." />
+        <div class="grid">
+          <Field name="username" label="Share with (username)" value={values.username} errors={errors} required maxLength={150} autocomplete="off" />
+          <Select name="permission" label="They may" value={values.permission ?? 'read'} choices={PERMISSION_CHOICES} errors={errors}
+            help="Only you can rename, delete or share the list, and delete items." />
+        </div>
         <button type="submit" class="secondary">Share</button>
       </form>
     </section>

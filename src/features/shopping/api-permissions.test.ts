@@ -6,8 +6,8 @@ import { addShoppingItem, createShoppingList, listTablesSnapshot } from '../../.
 
 // Who may do what through the shopping API, endpoint by endpoint, exactly as the pages: the owner
 // reads and changes; a user it is shared with and a member of its group read; anyone else gets
-// the 404 of an absent list. (A `tick` share or group permission does not exist yet in the pages
-// or tables: see lists-sharing/api.ts.)
+// the 404 of an absent list. These shares and the group have the `read` permission; `tick` is
+// in tick-api-permissions.test.ts.
 
 let t: TestApp;
 let owner: User;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { ShoppingItem } from '../../db/schema.js';
 import { MAX_ID } from '../../platform/ids.js';
 import { isoTime, permission, sharesJson, sharesOf, timestamp } from '../lists-sharing/api.js';
 import type { SharedUser } from '../lists-sharing/sharing.js';
 import { STORE_MAX, UNIT_MAX, shoppingItemForm, shoppingListForm } from './forms.js';
 import { type Parsed, estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
-import type { ShoppingItemPrice, ShoppingListWithNames } from './repository.js';
+import type { ShoppingItemPrice, ShoppingItemRow, ShoppingListWithNames } from './repository.js';
 
 // The JSON of shopping lists and items: the form fields' names (forms.ts, with its messages).
 // Prices and quantities are exact decimal text ("2.49", "1.5"), as the forms take them, never
@@ -22,6 +21,9 @@ export const shoppingItemJson = z.object({
   estimated_price: decimalText.nullable().describe('The price of one unit, or null when unknown.'),
   is_bought: z.boolean(),
   created_at: timestamp,
+  created_by: z.string().nullable().describe('The username of who added it; null when unknown or deleted.'),
+  bought_by: z.string().nullable().describe('The username of who bought it; null while still to buy.'),
+  bought_at: timestamp.nullable().describe('When it was bought; null while still to buy.'),
 });
 
 export const shoppingListJson = z.object({
@@ -29,7 +31,7 @@ export const shoppingListJson = z.object({
   title: z.string(),
   store_name: z.string(),
   group: z.number().int().nullable().describe('The id of the group whose members read it, or null.'),
-  group_permission: permission.nullable().describe('What the group may do: `read`; null without a group.'),
+  group_permission: permission.nullable().describe('What the group\'s members may do, `read` or `tick`; null without a group.'),
   owner: z.string().describe('The username of its owner.'),
   shares: sharesJson,
   estimated_total: decimalText.describe('Price times quantity over the items not yet bought, rounded to a cent.'),
@@ -49,7 +51,7 @@ const group = z.number({ error: GROUP_CHOICE }).int(GROUP_CHOICE).min(1, GROUP_C
 const storeName = z.string().trim().max(STORE_MAX, `Store names have at most ${STORE_MAX} characters.`);
 
 export const shoppingListBody = z
-  .object({ title: shoppingListForm.shape.title, store_name: storeName.default(''), group: group.default(null), group_permission: permission.optional() })
+  .object({ title: shoppingListForm.shape.title, store_name: storeName.default(''), group: group.default(null), group_permission: permission.default('read') })
   .strict();
 
 /** Only the fields sent change. */
@@ -84,9 +86,8 @@ export const shoppingItemBody = z
 
 export const shoppingItemPatch = z.object({ is_bought: z.boolean({ error: 'Send true or false.' }) }).strict();
 
-export function shoppingItemOut(
-  item: Pick<ShoppingItem, 'id' | 'list_id' | 'name' | 'quantity_milli' | 'unit' | 'estimated_price_cents' | 'is_bought' | 'created_at'>,
-): z.infer<typeof shoppingItemJson> {
+export function shoppingItemOut(item: ShoppingItemRow): z.infer<typeof shoppingItemJson> {
+  const bought = item.is_bought === 1;
   return {
     id: item.id,
     list: item.list_id,
@@ -94,8 +95,11 @@ export function shoppingItemOut(
     quantity: formatQuantity(item.quantity_milli),
     unit: item.unit,
     estimated_price: item.estimated_price_cents === null ? null : formatCents(item.estimated_price_cents),
-    is_bought: item.is_bought === 1,
+    is_bought: bought,
     created_at: isoTime(item.created_at),
+    created_by: item.created_by_name,
+    bought_by: bought ? item.bought_by_name : null,
+    bought_at: bought && item.bought_at !== null ? isoTime(Number(item.bought_at)) : null,
   };
 }
 
@@ -107,7 +111,7 @@ export function shoppingListOut(list: ShoppingListWithNames, userId: number, sha
     title: list.title,
     store_name: list.store_name,
     group: list.group_id,
-    group_permission: list.group_id === null ? null : 'read',
+    group_permission: list.group_id === null ? null : list.group_permission,
     owner: list.owner_name,
     shares: sharesOf(list, userId, sharedWith),
     estimated_total: formatCents(total.cents),

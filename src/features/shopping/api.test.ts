@@ -119,7 +119,7 @@ describe('invalid bodies', () => {
       ['POST', '/api/v1/shopping/', { title: 'ok', group: strangersGroup.id }, 'group'],
       ['POST', '/api/v1/shopping/', { title: 'ok', group: '1' }, 'group'],
       ['POST', '/api/v1/shopping/', { title: 'ok', group: 99999999999 }, 'group'],
-      ['POST', '/api/v1/shopping/', { title: 'ok', group: strangersGroup.id, group_permission: 'tick' }, 'group_permission'],
+      ['POST', '/api/v1/shopping/', { title: 'ok', group: strangersGroup.id, group_permission: 'sell' }, 'group_permission'],
       ['PATCH', `/api/v1/shopping/${list.id}/`, { group: strangersGroup.id }, 'group'],
       ['PATCH', `/api/v1/shopping/${list.id}/`, { owner: reader.username }, '__all__'],
       ['POST', add, { name: '' }, 'name'],
@@ -133,7 +133,7 @@ describe('invalid bodies', () => {
       ['POST', add, { name: 'ok', unit: 'u'.repeat(31) }, 'unit'],
       ['PATCH', `/api/v1/shopping/items/${item.id}/`, { is_bought: 1 }, 'is_bought'],
       ['POST', `/api/v1/shopping/${list.id}/share/`, { username: 'nobody-by-this-name', action: 'add' }, 'username'],
-      ['POST', `/api/v1/shopping/${list.id}/share/`, { username: reader.username, action: 'add', permission: 'tick' }, 'permission'],
+      ['POST', `/api/v1/shopping/${list.id}/share/`, { username: reader.username, action: 'add', permission: 'write' }, 'permission'],
     ];
     const before = await listTablesSnapshot(t.db);
     for (const [method, path, body, field] of cases) {

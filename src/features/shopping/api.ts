@@ -88,7 +88,12 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
         lock: (service) => service.lockOwned(user.id, params.pk),
         read: (service) => detail(service, user.id, params.pk),
         write: async (service, current) => {
-          const input = { title: body.title ?? current.title, store_name: body.store_name ?? current.store_name, group: body.group === undefined ? current.group : body.group };
+          const input = {
+            title: body.title ?? current.title,
+            store_name: body.store_name ?? current.store_name,
+            group: body.group === undefined ? current.group : body.group,
+            group_permission: body.group_permission ?? current.group_permission ?? 'read',
+          };
           const updated = await service.update(user.id, params.pk, input);
           if (!updated.ok) invalid(updated.errors);
         },
@@ -99,7 +104,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     method: 'POST',
     path: `${BASE}/:pk/items/`,
     tag: TAG,
-    summary: 'Add an item to a shopping list (owner only).',
+    summary: 'Add an item to a shopping list (owner, tick users, group members when the group may tick).',
     params: idParams,
     body: shoppingItemBody,
     status: 201,
@@ -124,7 +129,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     method: 'PATCH',
     path: `${BASE}/items/:pk/`,
     tag: TAG,
-    summary: 'Mark an item bought or not bought (owner only); If-Match honoured.',
+    summary: 'Mark an item bought or not bought (owner, tick users, group members when the group may tick); If-Match honoured.',
     params: idParams,
     body: shoppingItemPatch,
     response: shoppingItemJson,

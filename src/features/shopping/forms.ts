@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseId } from '../../platform/ids.js';
+import { permissionField } from '../lists-sharing/sharing.js';
 import { type Parsed, parseMoney, parseQuantity } from './money.js';
 
 export const TITLE_MAX = 200;
@@ -43,6 +44,8 @@ export const shoppingListForm = z.object({
       ctx.addIssue({ code: 'custom', message: 'Choose one of your groups, or none.' });
       return z.NEVER;
     }),
+  /** What the group's members may do; kept without a group, where it means nothing. */
+  group_permission: permissionField.optional().default('read'),
 });
 
 export type ShoppingListInput = z.infer<typeof shoppingListForm>;

@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { Database, ShoppingItem } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
 import { rolesOn } from '../lists-sharing/live-roles.js';
-import { LIVE_VIEW_CONTEXT, type LiveListKind } from '../lists-sharing/live-sockets.js';
+import { type LiveListKind, liveViewContext } from '../lists-sharing/live-sockets.js';
 import { estimatedTotal } from './money.js';
-import { ShoppingRepository } from './repository.js';
+import { ShoppingRepository, type ShoppingItemRow } from './repository.js';
 import { ItemRow, Total } from './views.js';
 
 /** What a shopping list's live event carries: the item's row as the page reads it, the counts and the estimated total. */
 export const shoppingLiveReader: LiveListReader = {
   kind: 'shopping',
-  item: (db, itemId) =>
-    db
-      .selectFrom('shopping_items')
-      .select(['id', 'list_id', 'name', 'quantity_milli', 'unit', 'estimated_price_cents', 'is_bought', 'created_at'])
-      .where('id', '=', itemId)
-      .executeTakeFirst(),
+  item: (db, userId, itemId) => new ShoppingRepository(db).findVisibleItem(userId, itemId),
   async summary(db, listId) {
     const items = await db.selectFrom('shopping_items').select(['quantity_milli', 'estimated_price_cents', 'is_bought']).where('list_id', '=', listId).execute();
     const total = estimatedTotal(items);
@@ -38,7 +33,8 @@ export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
     rolesOn: (listId, userIds) => rolesOn(db, 'shopping_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
-      return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as ShoppingItem, canEdit: viewer.role === 'owner' }));
+      const ctx = liveViewContext(viewer.timezone);
+      return renderToHtml(ItemRow({ ctx, item: item as unknown as ShoppingItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner' }));
     },
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import type { SharedUser } from '../lists-sharing/sharing.js';
+import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
 import { ShoppingListAccess } from './access.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
@@ -11,10 +11,31 @@ export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_n
 /** A list with what its page shows. */
 export interface ShoppingListPageRows {
   list: ShoppingListWithNames;
-  items: ShoppingItem[];
+  /** What the caller may do with it. */
+  role: ListRole;
+  items: ShoppingItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
 }
+
+/** An item with the usernames of who added it and who bought it (null when none or deleted). */
+export type ShoppingItemRow = ShoppingItem & { created_by_name: string | null; bought_by_name: string | null };
+
+const ITEM_COLUMNS = [
+  'shopping_items.id',
+  'shopping_items.list_id',
+  'shopping_items.name',
+  'shopping_items.quantity_milli',
+  'shopping_items.unit',
+  'shopping_items.estimated_price_cents',
+  'shopping_items.is_bought',
+  'shopping_items.created_at',
+  'shopping_items.created_by',
+  'shopping_items.bought_by',
+  'shopping_items.bought_at',
+  'creator.username as created_by_name',
+  'buyer.username as bought_by_name',
+] as const;
 
 export type ShoppingItemPrice = Pick<ShoppingItem, 'quantity_milli' | 'estimated_price_cents' | 'is_bought'>;
 
@@ -44,20 +65,14 @@ export class ShoppingRepository extends ShoppingListAccess {
   async findVisiblePage(userId: number, listId: number): Promise<ShoppingListPageRows | undefined> {
     const row = await this.visibleWithNames(userId)
       .select((eb) => [
+        this.roleCase(eb, userId).as('role'),
         jsonRowsFrom(
           this.db,
           eb
             .selectFrom('shopping_items')
-            .select([
-              'shopping_items.id',
-              'shopping_items.list_id',
-              'shopping_items.name',
-              'shopping_items.quantity_milli',
-              'shopping_items.unit',
-              'shopping_items.estimated_price_cents',
-              'shopping_items.is_bought',
-              'shopping_items.created_at',
-            ])
+            .leftJoin('users as creator', 'creator.id', 'shopping_items.created_by')
+            .leftJoin('users as buyer', 'buyer.id', 'shopping_items.bought_by')
+            .select(ITEM_COLUMNS)
             .whereRef('shopping_items.list_id', '=', 'shopping_lists.id')
             .orderBy('shopping_items.is_bought')
             .orderBy('shopping_items.id'),
@@ -67,8 +82,8 @@ export class ShoppingRepository extends ShoppingListAccess {
       .where('shopping_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, ...list } = row;
-    return { list, items: parseJsonRows<ShoppingItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, role, ...list } = row;
+    return { list, role, items: parseJsonRows<ShoppingItemRow>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
   }
 
   /**
@@ -103,12 +118,14 @@ export class ShoppingRepository extends ShoppingListAccess {
   }
 
   /** An item of a list the user may read. */
-  findVisibleItem(userId: number, itemId: number): Promise<ShoppingItem | undefined> {
+  findVisibleItem(userId: number, itemId: number): Promise<ShoppingItemRow | undefined> {
     return this.db
       .selectFrom('shopping_items')
-      .selectAll()
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.visibleLists(userId).select('shopping_lists.id'))
+      .leftJoin('users as creator', 'creator.id', 'shopping_items.created_by')
+      .leftJoin('users as buyer', 'buyer.id', 'shopping_items.bought_by')
+      .select(ITEM_COLUMNS)
+      .where('shopping_items.id', '=', itemId)
+      .where('shopping_items.list_id', 'in', this.visibleLists(userId).select('shopping_lists.id'))
       .executeTakeFirst();
   }
 
@@ -154,7 +171,7 @@ export class ShoppingRepository extends ShoppingListAccess {
   async insertList(ownerId: number, input: ShoppingListInput, now = Date.now()): Promise<number> {
     const row = await this.db
       .insertInto('shopping_lists')
-      .values({ owner_id: ownerId, title: input.title, store_name: input.store_name, group_id: input.group, created_at: now, updated_at: now })
+      .values({ owner_id: ownerId, title: input.title, store_name: input.store_name, group_id: input.group, group_permission: input.group_permission, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -164,7 +181,7 @@ export class ShoppingRepository extends ShoppingListAccess {
   async updateOwnedList(userId: number, listId: number, input: ShoppingListInput, now = Date.now()): Promise<boolean> {
     const result = await this.db
       .updateTable('shopping_lists')
-      .set({ title: input.title, store_name: input.store_name, group_id: input.group, updated_at: now })
+      .set({ title: input.title, store_name: input.store_name, group_id: input.group, group_permission: input.group_permission, updated_at: now })
       .where('id', '=', listId)
       .where('owner_id', '=', userId)
       .executeTakeFirst();

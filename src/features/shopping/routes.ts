@@ -50,7 +50,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.get('/shopping/:pk/edit/', async (request, reply) => {
     const list = await shopping.ownedList(userId(request), pathId(request));
-    const values = { title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id) };
+    const values = { title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id), group_permission: list.group_permission };
     return showForm(request, reply, { list, values });
   });
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ShoppingItem, ShoppingList } from '../../db/schema.js';
+import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { SHOPPING } from './views.js';
@@ -9,14 +9,16 @@ import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 import { type EstimatedTotal, estimatedTotal } from './money.js';
-import { type ShoppingListPageRows, ShoppingRepository } from './repository.js';
+import { type ShoppingItemRow, type ShoppingListPageRows, ShoppingRepository } from './repository.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
 export interface ShoppingPage extends ShoppingListPageRows {
   total: EstimatedTotal;
-  /** True for the owner only: everyone else reads. */
+  /** True for the owner only: renames, deletes, shares, deletes items. */
   canEdit: boolean;
+  /** True for the owner, tick users and group members when the group may tick: ticks and adds items. */
+  canTick: boolean;
 }
 
 const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none.'] };
@@ -44,7 +46,7 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
   }
 
   /** An item of a list the user may read. */
-  async item(userId: number, itemId: number): Promise<ShoppingItem> {
+  async item(userId: number, itemId: number): Promise<ShoppingItemRow> {
     const item = await this.lists.findVisibleItem(userId, itemId);
     if (!item) throw new NotFound();
     return item;
@@ -53,7 +55,7 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
   async page(userId: number, listId: number): Promise<ShoppingPage> {
     const page = await this.lists.findVisiblePage(userId, listId);
     if (!page) throw new NotFound();
-    return { ...page, total: estimatedTotal(page.items), canEdit: page.list.owner_id === userId };
+    return { ...page, total: estimatedTotal(page.items), canEdit: page.role === 'owner', canTick: page.role !== 'read' };
   }
 
   /** The groups the user may attach a list to. */

@@ -1,11 +1,14 @@
-import type { Group, ShoppingItem } from '../../db/schema.js';
+import type { Group } from '../../db/schema.js';
+import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
+import { PERMISSION_LABELS } from '../lists-sharing/sharing.js';
+import { type FormState, type ListKind, PERMISSION_CHOICES, SharePanel, SharedBy } from '../lists-sharing/views.js';
 import { NAME_MAX, STORE_MAX, TITLE_MAX, UNIT_MAX } from './forms.js';
 import { type EstimatedTotal, formatCents, formatQuantity } from './money.js';
+import type { ShoppingItemRow } from './repository.js';
 import type { ShoppingPage } from './service.js';
 
 export const SHOPPING: ListKind = { base: '/shopping', plural: 'Shopping lists', noun: 'shopping list' };
@@ -24,7 +27,9 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
           <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
           <Field name="store_name" label="Store (optional)" value={values.store_name} errors={errors} maxLength={STORE_MAX} />
           <Select name="group" label="Group (optional)" value={values.group} choices={choices} errors={errors}
-            help={groups.length ? 'Members of the group can read the list; only you can change it.' : 'You are in no group yet; create one under Groups to shop together.'} />
+            help={groups.length ? 'Members of the group can read the list; only you can rename, delete or share it.' : 'You are in no group yet; create one under Groups to shop together.'} />
+          <Select name="group_permission" label="The group's members may" value={values.group_permission ?? 'read'} choices={PERMISSION_CHOICES} errors={errors}
+            help="Used only when the list has a group." />
           <button type="submit">{list ? 'Save' : 'Create list'}</button>
           <a href={list ? `/shopping/${list.id}/` : '/shopping/'} role="button" class="secondary outline">Cancel</a>
         </form>
@@ -33,15 +38,28 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
   );
 }
 
+/** Who added the item, who bought it and when. */
+function WhoDidWhat({ item, timeZone }: { item: ShoppingItemRow; timeZone: string }) {
+  const bought = item.is_bought === 1 && item.bought_by_name && item.bought_at !== null;
+  if (!item.created_by_name && !bought) return null;
+  return (
+    <small class="who">
+      {item.created_by_name ? <>added by {item.created_by_name}</> : null}
+      {item.created_by_name && bought ? ' · ' : null}
+      {bought ? <>bought by {item.bought_by_name} <Time ms={item.bought_at!} timeZone={timeZone} /></> : null}
+    </small>
+  );
+}
+
 /** One item: the page and its live updates (shopping/live.ts) render it alike. */
-export function ItemRow({ ctx, item, canEdit }: { ctx: ViewContext; item: ShoppingItem; canEdit: boolean }) {
+export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; item: ShoppingItemRow; canTick: boolean; canEdit: boolean }) {
   const bought = item.is_bought === 1;
   const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
   const price = item.estimated_price_cents;
   return (
     <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)}>
       <td>
-        {canEdit ? (
+        {canTick ? (
           <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
             <CsrfField ctx={ctx} />
             <button type="submit" class="toggle secondary outline small" aria-label={bought ? `Mark “${item.name}” as not bought` : `Mark “${item.name}” as bought`}>
@@ -52,7 +70,9 @@ export function ItemRow({ ctx, item, canEdit }: { ctx: ViewContext; item: Shoppi
           <span class="state">{bought ? 'Bought' : 'To buy'}</span>
         )}
       </td>
-      <td>{name}</td>
+      <td>
+        {name} <WhoDidWhat item={item} timeZone={ctx.user!.timezone} />
+      </td>
       <td class="number">{formatQuantity(item.quantity_milli)}{item.unit ? ` ${item.unit}` : ''}</td>
       <td class="number">{price === null ? '–' : formatCents(price)}</td>
       {canEdit ? (
@@ -95,15 +115,26 @@ function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewConte
   );
 }
 
-export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
+/** What a reader who is not the owner may do, said under the title. */
+function NotOwnerLine({ list, canTick }: { list: ShoppingPage['list']; canTick: boolean }) {
+  return (
+    <p>
+      <SharedBy list={list} />.{' '}
+      {canTick ? 'You can tick and add items; only its owner can change or delete them.' : 'You can read this list; only its owner can change it.'}
+    </p>
+  );
+}
+
+export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
+  const group = list.group_name ? { name: list.group_name, permission: list.group_permission } : null;
   return (
     <Layout ctx={ctx} title={list.title}>
       <header class="page-header">
         <div>
           <h1>{list.title}</h1>
           {list.store_name ? <p class="store">At {list.store_name}</p> : null}
-          {canEdit ? (list.group_name ? <p>Members of group <strong>{list.group_name}</strong> can read this list.</p> : null) : (
-            <p><SharedBy list={list} />. You can read this list; only its owner can change it.</p>
+          {canEdit ? (group ? <p>Members of group <strong>{group.name}</strong> {PERMISSION_LABELS[group.permission]}.</p> : null) : (
+            <NotOwnerLine list={list} canTick={canTick} />
           )}
         </div>
         {canEdit ? (
@@ -127,20 +158,16 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, sharedWith,
                   {canEdit ? <th scope="col"><span class="visually-hidden">Actions</span></th> : null}
                 </tr>
               </thead>
-              <tbody>{items.map((entry) => <ItemRow ctx={ctx} item={entry} canEdit={canEdit} />)}</tbody>
+              <tbody>{items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} />)}</tbody>
             </table>
           </div>
         ) : (
-          <p class="empty">{canEdit ? 'The list is empty. Add the first thing to buy below.' : 'This list has no items yet.'}</p>
+          <p class="empty">{canTick ? 'The list is empty. Add the first thing to buy below.' : 'This list has no items yet.'}</p>
         )}
         <Total total={total} />
       </section>
-      {canEdit ? (
-        <>
-          <AddItemForm ctx={ctx} listId={list.id} {...item} />
-          <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} {...share} />
-        </>
-      ) : null}
+      {canTick ? <AddItemForm ctx={ctx} listId={list.id} {...item} /> : null}
+      {canEdit ? <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} group={group} {...share} /> : null}
       <p><a href="/shopping/">← All shopping lists</a></p>
       <script src={assetUrl('js/live-list.js')} defer />
     </Layout>

@@ -60,26 +60,33 @@ export class TodoListAccess {
   }
 
   /**
-   * The people who may read the list (whom an item may be assigned to), by username: the owner
-   * and the shared users are the candidates, each admitted by the read definition itself.
+   * The people who may read the list (whom an item may be assigned to): the owner and the
+   * shared users are the candidates, each admitted by the read definition itself.
    */
-  readers(listId: number) {
+  protected readersQuery(listId: number) {
     return this.db
       .selectFrom('users')
-      .select(['users.id', 'users.username'])
       .where((eb) =>
         eb.or([
           eb('users.id', 'in', eb.selectFrom('todo_lists').select('todo_lists.owner_id').where('todo_lists.id', '=', listId)),
           eb('users.id', 'in', eb.selectFrom('todo_list_shares').select('todo_list_shares.user_id').where('todo_list_shares.list_id', '=', listId)),
         ]),
       )
-      .where((eb) => eb.exists(this.visibleLists(eb.ref('users.id')).select('todo_lists.id').where('todo_lists.id', '=', listId)))
-      .orderBy('users.username_key');
+      .where((eb) => eb.exists(this.visibleLists(eb.ref('users.id')).select('todo_lists.id').where('todo_lists.id', '=', listId)));
   }
 
-  /** A reader of the list by username (matched as logins are), or undefined. */
+  /** The id of the reader of the list with this username (matched as logins are), as a subquery. */
+  protected readerNamedQuery(listId: number, username: string) {
+    return this.readersQuery(listId).select('users.id').where('users.username_key', '=', identityKey(username));
+  }
+
+  /** The people who may read the list, by username. */
+  readers(listId: number): Promise<{ id: number; username: string }[]> {
+    return this.readersQuery(listId).select(['users.id', 'users.username']).orderBy('users.username_key').execute();
+  }
+
+  /** A reader of the list by username, or undefined. */
   async readerNamed(listId: number, username: string): Promise<number | undefined> {
-    const row = await this.readers(listId).where('users.username_key', '=', identityKey(username)).executeTakeFirst();
-    return row?.id;
+    return (await this.readerNamedQuery(listId, username).executeTakeFirst())?.id;
   }
 }

@@ -6,7 +6,7 @@ import { addTodoItem, createTodoList, listTablesSnapshot } from '../../../test/l
 
 // Who may do what through the to-do API, endpoint by endpoint, exactly as the pages: the owner
 // reads and changes; a user it is shared with reads; anyone else gets the 404 of an absent list.
-// (A `tick` share does not exist yet in the pages or tables: see lists-sharing/api.ts.)
+// (These shares have the `read` permission; `tick` is in tick-api-permissions.test.ts.)
 
 let t: TestApp;
 let owner: User;

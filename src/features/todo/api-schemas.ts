@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { TodoItem } from '../../db/schema.js';
 import type { SharedUser } from '../lists-sharing/sharing.js';
 import { isoTime, sharesJson, sharesOf, timestamp } from '../lists-sharing/api.js';
 import { isValidDueDate } from './dates.js';
 import { DESCRIPTION_MAX, todoItemForm, todoListForm } from './forms.js';
-import type { TodoListWithOwner } from './repository.js';
+import type { TodoItemRow, TodoListWithOwner } from './repository.js';
 
 // The JSON of to-do lists and items: the form fields' names (forms.ts, with its messages), typed
 // as JSON, plus id, owner and times.
@@ -16,6 +15,10 @@ export const todoItemJson = z.object({
   due_date: z.string().nullable().describe('A calendar date, YYYY-MM-DD, or null.'),
   is_done: z.boolean(),
   created_at: timestamp,
+  created_by: z.string().nullable().describe('The username of who added it; null when unknown or deleted.'),
+  done_by: z.string().nullable().describe('The username of who ticked it; null while open.'),
+  done_at: timestamp.nullable().describe('When it was ticked; null while open.'),
+  assignee: z.string().nullable().describe('The username of whom it is assigned to, or null.'),
 });
 
 export const todoListJson = z.object({
@@ -52,13 +55,32 @@ export const todoItemBody = z
       .refine((value) => value === null || value === '' || isValidDueDate(value), 'Enter a real date between 1900-01-01 and 2999-12-31, as YYYY-MM-DD.')
       .transform((value) => (value === '' ? null : value))
       .describe('YYYY-MM-DD, or null for none.'),
+    assignee: z
+      .string({ error: 'Enter a username, or null.' })
+      .trim()
+      .max(150, 'Usernames have at most 150 characters.')
+      .nullable()
+      .default(null)
+      .transform((value) => (value === '' ? null : value))
+      .describe('The username of someone who may read the list, or null.'),
   })
   .strict();
 
 export const todoItemPatch = z.object({ is_done: z.boolean({ error: 'Send true or false.' }) }).strict();
 
-export function todoItemOut(item: Pick<TodoItem, 'id' | 'list_id' | 'text' | 'due_date' | 'is_done' | 'created_at'>): z.infer<typeof todoItemJson> {
-  return { id: item.id, list: item.list_id, text: item.text, due_date: item.due_date, is_done: item.is_done === 1, created_at: isoTime(item.created_at) };
+export function todoItemOut(item: TodoItemRow): z.infer<typeof todoItemJson> {
+  return {
+    id: item.id,
+    list: item.list_id,
+    text: item.text,
+    due_date: item.due_date,
+    is_done: item.is_done === 1,
+    created_at: isoTime(item.created_at),
+    created_by: item.created_by_name,
+    done_by: item.is_done === 1 ? item.done_by_name : null,
+    done_at: item.is_done === 1 && item.done_at !== null ? isoTime(Number(item.done_at)) : null,
+    assignee: item.assignee_name,
+  };
 }
 
 export function todoListOut(list: TodoListWithOwner, userId: number, sharedWith: SharedUser[]): z.infer<typeof todoListJson> {

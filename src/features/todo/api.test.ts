@@ -113,13 +113,13 @@ describe('invalid bodies', () => {
       ['PATCH', `/api/v1/todo/${list.id}/`, { description: 'd'.repeat(2001) }, 'description'],
       ['POST', `/api/v1/todo/${list.id}/items/`, { text: '' }, 'text'],
       ['POST', `/api/v1/todo/${list.id}/items/`, { text: 'ok', due_date: '2023-02-30' }, 'due_date'],
-      ['POST', `/api/v1/todo/${list.id}/items/`, { text: 'ok', assignee: reader.username }, '__all__'],
+      ['POST', `/api/v1/todo/${list.id}/items/`, { text: 'ok', assignee: reader.username }, 'assignee'],
       ['PATCH', `/api/v1/todo/items/${item.id}/`, { is_done: 'yes' }, 'is_done'],
       ['PATCH', `/api/v1/todo/items/${item.id}/`, {}, 'is_done'],
       ['POST', `/api/v1/todo/${list.id}/share/`, { username: 'nobody-by-this-name', action: 'add' }, 'username'],
       ['POST', `/api/v1/todo/${list.id}/share/`, { username: owner.user.username, action: 'add' }, 'username'],
       ['POST', `/api/v1/todo/${list.id}/share/`, { username: reader.username, action: 'remove' }, 'username'],
-      ['POST', `/api/v1/todo/${list.id}/share/`, { username: reader.username, action: 'add', permission: 'tick' }, 'permission'],
+      ['POST', `/api/v1/todo/${list.id}/share/`, { username: reader.username, action: 'add', permission: 'write' }, 'permission'],
       ['POST', `/api/v1/todo/${list.id}/share/`, { username: reader.username }, 'action'],
     ];
     const before = await listTablesSnapshot(t.db);

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { apiRoute, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
 import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { checkedChange, idParams, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
+import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
 import { type TodoListDetailJson, todoItemBody, todoItemJson, todoItemOut, todoItemPatch, todoListBody, todoListDetailJson, todoListJson, todoListOut, todoListPatch } from './api-schemas.js';
 import { TodoService } from './service.js';
 
@@ -80,14 +80,18 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     method: 'POST',
     path: `${BASE}/:pk/items/`,
     tag: TAG,
-    summary: 'Add an item to a to-do list (owner only).',
+    summary: 'Add an item to a to-do list (owner and tick users), optionally assigned to someone who may read it.',
     params: idParams,
     body: todoItemBody,
     status: 201,
     response: todoItemJson,
     location: (item) => `${BASE}/items/${item.id}/`,
     errors: [403, 404],
-    handler: async ({ user, params, body }) => todoItemOut(await todo.item(user.id, await todo.addItem(user.id, params.pk, body))),
+    handler: async ({ user, params, body }) => {
+      const added = await todo.addAssignedItem(user.id, params.pk, body);
+      if (!added.ok) invalid(added.errors);
+      return todoItemOut(await todo.item(user.id, added.value));
+    },
   });
 
   apiRoute(app, {
@@ -105,7 +109,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     method: 'PATCH',
     path: `${BASE}/items/:pk/`,
     tag: TAG,
-    summary: 'Mark an item done or not done (owner only); If-Match honoured.',
+    summary: 'Mark an item done or not done (owner and tick users); If-Match honoured.',
     params: idParams,
     body: todoItemPatch,
     response: todoItemJson,

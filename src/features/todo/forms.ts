@@ -34,6 +34,14 @@ export const todoItemForm = z.object({
     .default('')
     .refine((value) => value === '' || isValidDueDate(value), 'Enter a real date between 1900-01-01 and 2999-12-31, as YYYY-MM-DD.')
     .transform((value) => (value === '' ? null : value)),
+  /** A username; that they may read the list is the service's check. */
+  assignee: z
+    .string()
+    .trim()
+    .max(150, 'Usernames have at most 150 characters.')
+    .optional()
+    .default('')
+    .transform((value) => (value === '' ? null : value)),
 });
 
 export type TodoItemInput = z.infer<typeof todoItemForm>;

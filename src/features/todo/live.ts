@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { Database, TodoItem } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import { todayIn } from '../../platform/time-zones.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
 import { rolesOn } from '../lists-sharing/live-roles.js';
-import { LIVE_VIEW_CONTEXT, type LiveListKind } from '../lists-sharing/live-sockets.js';
-import { TodoRepository } from './repository.js';
+import { type LiveListKind, liveViewContext } from '../lists-sharing/live-sockets.js';
+import { TodoRepository, type TodoItemRow } from './repository.js';
 import { ItemRow } from './views.js';
 
 /** What a to-do list's live event carries: the item's row as the page reads it, and the counts. */
 export const todoLiveReader: LiveListReader = {
   kind: 'todo',
-  item: (db, itemId) =>
-    db
-      .selectFrom('todo_items')
-      .select(['id', 'list_id', 'text', 'due_date', 'is_done', 'position', 'created_at'])
-      .where('id', '=', itemId)
-      .executeTakeFirst(),
+  item: (db, userId, itemId) => new TodoRepository(db).findVisibleItem(userId, itemId),
   async summary(db, listId) {
     const row = await db
       .selectFrom('todo_items')
@@ -38,7 +33,8 @@ export function todoLiveKind(db: Kysely<Database>): LiveListKind {
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
     rolesOn: (listId, userIds) => rolesOn(db, 'todo_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
-      return renderToHtml(ItemRow({ ctx: LIVE_VIEW_CONTEXT, item: item as unknown as TodoItem, canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) }));
+      const ctx = liveViewContext(viewer.timezone);
+      return renderToHtml(ItemRow({ ctx, item: item as unknown as TodoItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) }));
     },
   };
 }

@@ -2,20 +2,53 @@ import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import type { SharedUser } from '../lists-sharing/sharing.js';
+import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
 import { TodoListAccess } from './access.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
 export type TodoListWithOwner = TodoList & { owner_name: string };
 
+/** An item with the usernames of who added it, who ticked it and whom it is assigned to (null when none or deleted). */
+export type TodoItemRow = TodoItem & { created_by_name: string | null; done_by_name: string | null; assignee_name: string | null };
+
 /** A list with what its page shows. */
 export interface TodoListPageRows {
   list: TodoListWithOwner;
-  items: TodoItem[];
+  /** What the caller may do with it. */
+  role: ListRole;
+  items: TodoItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** Everyone who may read the list (whom an item may be assigned to). */
+  readers: { id: number; username: string }[];
 }
+
+/** An open item assigned to someone, with its list, for "Assigned to me". */
+export interface AssignedItem {
+  id: number;
+  text: string;
+  due_date: string | null;
+  list_id: number;
+  list_title: string;
+}
+
+const ITEM_COLUMNS = [
+  'todo_items.id',
+  'todo_items.list_id',
+  'todo_items.text',
+  'todo_items.due_date',
+  'todo_items.is_done',
+  'todo_items.position',
+  'todo_items.created_at',
+  'todo_items.created_by',
+  'todo_items.done_by',
+  'todo_items.done_at',
+  'todo_items.assignee_id',
+  'creator.username as created_by_name',
+  'doer.username as done_by_name',
+  'assignee.username as assignee_name',
+] as const;
 
 /** The lists' queries and changes, each scoped through TodoListAccess's definitions. */
 export class TodoRepository extends TodoListAccess {
@@ -29,23 +62,34 @@ export class TodoRepository extends TodoListAccess {
       .selectAll('todo_lists')
       .select((eb) => [
         'users.username as owner_name',
+        this.roleCase(eb, userId).as('role'),
         jsonRowsFrom(
           this.db,
           eb
             .selectFrom('todo_items')
-            .select(['todo_items.id', 'todo_items.list_id', 'todo_items.text', 'todo_items.due_date', 'todo_items.is_done', 'todo_items.position', 'todo_items.created_at'])
+            .leftJoin('users as creator', 'creator.id', 'todo_items.created_by')
+            .leftJoin('users as doer', 'doer.id', 'todo_items.done_by')
+            .leftJoin('users as assignee', 'assignee.id', 'todo_items.assignee_id')
+            .select(ITEM_COLUMNS)
             .whereRef('todo_items.list_id', '=', 'todo_lists.id')
             .orderBy('todo_items.is_done')
             .orderBy('todo_items.position')
             .orderBy('todo_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        jsonRowsFrom(this.db, this.readersQuery(listId).select(['users.id', 'users.username']).orderBy('users.username_key')).as('readers'),
       ])
       .where('todo_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, ...list } = row;
-    return { list, items: parseJsonRows<TodoItem>(items), sharedWith: parseJsonRows<SharedUser>(shared_with) };
+    const { items, shared_with, readers, role, ...list } = row;
+    return {
+      list,
+      role,
+      items: parseJsonRows<TodoItemRow>(items),
+      sharedWith: parseJsonRows<SharedUser>(shared_with),
+      readers: parseJsonRows<{ id: number; username: string }>(readers),
+    };
   }
 
   /**
@@ -68,13 +112,35 @@ export class TodoRepository extends TodoListAccess {
   }
 
   /** An item of a list the user may read. */
-  findVisibleItem(userId: number, itemId: number): Promise<TodoItem | undefined> {
+  findVisibleItem(userId: number, itemId: number): Promise<TodoItemRow | undefined> {
     return this.db
       .selectFrom('todo_items')
-      .selectAll()
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
+      .leftJoin('users as creator', 'creator.id', 'todo_items.created_by')
+      .leftJoin('users as doer', 'doer.id', 'todo_items.done_by')
+      .leftJoin('users as assignee', 'assignee.id', 'todo_items.assignee_id')
+      .select(ITEM_COLUMNS)
+      .where('todo_items.id', '=', itemId)
+      .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
       .executeTakeFirst();
+  }
+
+  /**
+   * Open items assigned to the user in lists they may still read (losing the list hides them),
+   * those due first by date, then the undated, newest list item last.
+   */
+  assignedTo(userId: number, limit = 50): Promise<AssignedItem[]> {
+    return this.db
+      .selectFrom('todo_items')
+      .innerJoin('todo_lists', 'todo_lists.id', 'todo_items.list_id')
+      .select(['todo_items.id', 'todo_items.text', 'todo_items.due_date', 'todo_items.list_id', 'todo_lists.title as list_title'])
+      .where('todo_items.assignee_id', '=', userId)
+      .where('todo_items.is_done', '=', 0)
+      .where('todo_items.list_id', 'in', this.visibleLists(userId).select('todo_lists.id'))
+      .orderBy(sql`case when todo_items.due_date is null then 1 else 0 end`)
+      .orderBy('todo_items.due_date')
+      .orderBy('todo_items.id')
+      .limit(limit)
+      .execute();
   }
 
   async lockOwnedList(userId: number, listId: number): Promise<boolean> {
@@ -159,9 +225,10 @@ export class TodoRepository extends TodoListAccess {
 
   /**
    * Adds an item to a list the user may tick, the check and the insert in one statement; the new
-   * item's id, or undefined when the user may not add to such a list.
+   * item's id, or undefined when the user may not add to such a list. An assignee who may not
+   * read the list is left out (the service refuses that first, with a message).
    */
-  async insertTickableItem(userId: number, listId: number, input: TodoItemInput, assigneeId: number | null = null, now = Date.now()): Promise<number | undefined> {
+  async insertTickableItem(userId: number, listId: number, input: TodoItemInput, now = Date.now()): Promise<number | undefined> {
     const row = await this.db
       .insertInto('todo_items')
       .columns(['list_id', 'text', 'due_date', 'position', 'created_at', 'created_by', 'assignee_id'])
@@ -179,7 +246,7 @@ export class TodoRepository extends TodoListAccess {
               .as('position'),
             sql<number>`cast(${now} as bigint)`.as('created_at'),
             sql<number>`cast(${userId} as integer)`.as('created_by'),
-            sql<number | null>`cast(${assigneeId} as integer)`.as('assignee_id'),
+            (input.assignee === null ? sql<number | null>`cast(${null} as integer)` : this.readerNamedQuery(listId, input.assignee)).as('assignee_id'),
           ])
           .where('todo_lists.id', '=', listId),
       )

@@ -35,11 +35,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('round trips per to-do page', () => {
-  it('/todo/ takes two queries: session, the lists with their counts', async () => {
-    expect(await counter.forPage(browser, '/todo/', 200, ['My chores', 'Friend trip', '3 open of 6'])).toBe(2);
+  it('/todo/ takes three queries: session, the lists with their counts, the items assigned to the caller', async () => {
+    expect(await counter.forPage(browser, '/todo/', 200, ['My chores', 'Friend trip', '3 open of 6', 'Assigned to me'])).toBe(3);
   });
 
-  it('the owner\'s list page takes two queries: session, the list with its items and who it is shared with', async () => {
+  it('the owner\'s list page takes two queries: session, the list with its items, who it is shared with and who may be assigned', async () => {
     expect(await counter.forPage(browser, `/todo/${ownList.id}/`, 200, ['chore 5', `Stop sharing with ${friend.username}`])).toBe(2);
   });
 

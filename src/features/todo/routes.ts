@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { parseForm } from '../../platform/forms.js';
+import { formFailure, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
@@ -10,7 +10,7 @@ import { todoApi } from './api.js';
 import { todoLiveKind, todoLiveReader } from './live.js';
 import { todoItemForm, todoListForm } from './forms.js';
 import { TodoService } from './service.js';
-import { TODO, TodoFormPage, TodoListPage } from './views.js';
+import { AssignedToMe, TODO, TodoFormPage, TodoListPage } from './views.js';
 
 export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
   const live = new LiveListEvents(services.hub, todoLiveReader, app.log);
@@ -25,8 +25,8 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
   };
 
   app.get('/todo/', async (request, reply) => {
-    const lists = await todo.index(userId(request));
-    return reply.render(ListIndexPage({ ctx: viewContext(request), kind: TODO, lists }));
+    const { lists, assigned } = await todo.index(userId(request));
+    return reply.render(ListIndexPage({ ctx: viewContext(request), kind: TODO, lists, children: AssignedToMe({ items: assigned }) }));
   });
 
   app.get('/todo/new/', async (request, reply) => reply.render(TodoFormPage({ ctx: viewContext(request) })));
@@ -80,7 +80,8 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     await todo.requireTick(userId(request), listId);
     const form = parseForm(todoItemForm, request.body);
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
-    await todo.addItem(userId(request), listId, form.data);
+    const added = await todo.addAssignedItem(userId(request), listId, form.data);
+    if (!added.ok) return showList(request, reply, listId, { item: formFailure(request.body, added.errors) }, 400);
     return reply.redirect(`/todo/${listId}/`, 302);
   });
 

@@ -1,18 +1,30 @@
 import type { Kysely } from 'kysely';
-import type { Database, TodoItem, TodoList } from '../../db/schema.js';
+import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { TODO } from './views.js';
 import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
+import type { FormErrors } from '../../platform/views/forms.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
-import { type TodoListPageRows, TodoRepository } from './repository.js';
+import { type AssignedItem, type TodoItemRow, type TodoListPageRows, TodoRepository } from './repository.js';
 
 export interface TodoPage extends TodoListPageRows {
-  /** True for the owner only: everyone else reads. */
+  /** True for the owner only: renames, deletes, shares, deletes items. */
   canEdit: boolean;
+  /** True for the owner and tick users: ticks and adds items. */
+  canTick: boolean;
+  /** Whom a new item may be assigned to (the list's readers); empty unless canTick. */
+  assignees: { id: number; username: string }[];
 }
+
+export interface TodoIndex {
+  lists: ListSummary[];
+  assigned: AssignedItem[];
+}
+
+export type ItemOutcome = { ok: true; value: number } | { ok: false; errors: FormErrors };
 
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
@@ -21,8 +33,8 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
     super(db, (handle) => new TodoRepository(handle), TODO, notifications, live);
   }
 
-  index(userId: number): Promise<ListSummary[]> {
-    return this.lists.summaries(userId);
+  async index(userId: number): Promise<TodoIndex> {
+    return { lists: await this.lists.summaries(userId), assigned: await this.lists.assignedTo(userId) };
   }
 
   /** A page of the lists the user may read, after the one whose [updated_at, id] is `after` (the API's collection). */
@@ -31,7 +43,7 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
   }
 
   /** An item of a list the user may read. */
-  async item(userId: number, itemId: number): Promise<TodoItem> {
+  async item(userId: number, itemId: number): Promise<TodoItemRow> {
     const item = await this.lists.findVisibleItem(userId, itemId);
     if (!item) throw new NotFound();
     return item;
@@ -40,7 +52,20 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
   async page(userId: number, listId: number): Promise<TodoPage> {
     const page = await this.lists.findVisiblePage(userId, listId);
     if (!page) throw new NotFound();
-    return { ...page, canEdit: page.list.owner_id === userId };
+    const canTick = page.role !== 'read';
+    return { ...page, canEdit: page.role === 'owner', canTick, assignees: canTick ? page.readers : [] };
+  }
+
+  /**
+   * Adds an item as the owner or a tick user, assigned to someone who may read the list or to
+   * nobody. The permission is checked first, so a reader learns nothing about usernames.
+   */
+  async addAssignedItem(userId: number, listId: number, input: TodoItemInput): Promise<ItemOutcome> {
+    await this.requireTick(userId, listId);
+    if (input.assignee !== null && (await this.lists.readerNamed(listId, input.assignee)) === undefined) {
+      return { ok: false, errors: { assignee: [`${input.assignee} cannot see this list: choose someone who can, or nobody.`] } };
+    }
+    return { ok: true, value: await this.addItem(userId, listId, input) };
   }
 
   create(userId: number, input: TodoListInput): Promise<number> {

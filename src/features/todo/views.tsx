@@ -1,12 +1,14 @@
-import type { TodoItem, TodoList } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/forms.js';
+import type { TodoList } from '../../db/schema.js';
 import { assetUrl } from '../../platform/views/assets.js';
+import { Time } from '../../platform/views/controls.js';
+import { CsrfField, Field, FormAlert, Select, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
 import { isOverdue } from './dates.js';
 import { todayIn } from '../../platform/time-zones.js';
 import { DESCRIPTION_MAX, ITEM_TEXT_MAX, TITLE_MAX } from './forms.js';
+import type { AssignedItem, TodoItemRow } from './repository.js';
 import type { TodoPage } from './service.js';
 
 export const TODO: ListKind = { base: '/todo', plural: 'To-do lists', noun: 'to-do list' };
@@ -30,14 +32,27 @@ export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: Vie
   );
 }
 
+/** Who added the item, whom it is for, who ticked it and when. */
+function WhoDidWhat({ item, timeZone }: { item: TodoItemRow; timeZone: string }) {
+  return (
+    <small class="who">
+      {item.assignee_name ? <> · for <strong class="assignee">{item.assignee_name}</strong></> : null}
+      {item.created_by_name ? <> · added by {item.created_by_name}</> : null}
+      {item.is_done === 1 && item.done_by_name && item.done_at !== null ? (
+        <> · done by {item.done_by_name} <Time ms={item.done_at} timeZone={timeZone} /></>
+      ) : null}
+    </small>
+  );
+}
+
 /** One item: the page and its live updates (todo/live.ts) render it alike. */
-export function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item: TodoItem; canEdit: boolean; today: string }) {
+export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewContext; item: TodoItemRow; canTick: boolean; canEdit: boolean; today: string }) {
   const done = item.is_done === 1;
   const overdue = isOverdue(item, today);
   const text = done ? <del>{item.text}</del> : <span>{item.text}</span>;
   return (
     <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)}>
-      {canEdit ? (
+      {canTick ? (
         <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
           <CsrfField ctx={ctx} />
           <button type="submit" class="toggle secondary outline small" aria-label={done ? `Mark “${item.text}” as not done` : `Mark “${item.text}” as done`}>
@@ -53,7 +68,8 @@ export function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item:
           {' '}due <time datetime={item.due_date} data-format="date">{item.due_date}</time>
         </small>
       ) : null}
-      {overdue ? <strong class="badge overdue-badge">Overdue</strong> : null}
+      {overdue ? <strong class="badge overdue-badge">Overdue</strong> : null}{' '}
+      <WhoDidWhat item={item} timeZone={ctx.user!.timezone} />
       {canEdit ? (
         <form method="post" action={`/todo/items/${item.id}/delete/`} class="inline">
           <CsrfField ctx={ctx} />
@@ -64,7 +80,8 @@ export function ItemRow({ ctx, item, canEdit, today }: { ctx: ViewContext; item:
   );
 }
 
-function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewContext; listId: number } & FormState) {
+function AddItemForm({ ctx, listId, assignees, values = {}, errors = {} }: { ctx: ViewContext; listId: number; assignees: TodoPage['assignees'] } & FormState) {
+  const choices = [{ value: '', label: 'Nobody' }, ...assignees.map((person) => ({ value: person.username, label: person.username }))];
   return (
     <section aria-labelledby="add-item">
       <h2 id="add-item">Add an item</h2>
@@ -74,6 +91,7 @@ function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewConte
         <div class="grid">
           <Field name="text" label="What needs doing" value={values.text} errors={errors} required maxLength={ITEM_TEXT_MAX} />
           <Field name="due_date" label="Due date (optional)" type="date" value={values.due_date} errors={errors} />
+          <Select name="assignee" label="Assigned to (optional)" value={values.assignee} choices={choices} errors={errors} help="Someone who can see the list." />
         </div>
         <button type="submit">Add item</button>
       </form>
@@ -81,7 +99,43 @@ function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewConte
   );
 }
 
-export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
+/** On /todo/: the caller's open items in lists they may still read. */
+export function AssignedToMe({ items }: { items: AssignedItem[] }) {
+  return (
+    <section aria-labelledby="assigned">
+      <h2 id="assigned">Assigned to me</h2>
+      {items.length ? (
+        <ul class="assigned-items">
+          {items.map((item) => (
+            <li>
+              {item.text}
+              {item.due_date ? (
+                <small class="due">
+                  {' '}due <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+                </small>
+              ) : null}{' '}
+              <small>in <a href={`/todo/${item.list_id}/`}>{item.list_title}</a></small>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="empty">Nothing is assigned to you.</p>
+      )}
+    </section>
+  );
+}
+
+/** What a reader who is not the owner may do, said under the title. */
+function NotOwnerLine({ ownerName, canTick }: { ownerName: string; canTick: boolean }) {
+  return (
+    <p>
+      <SharedBy list={{ owner_name: ownerName, group_name: null }} />.{' '}
+      {canTick ? 'You can tick and add items; only its owner can change or delete them.' : 'You can read this list; only its owner can change it.'}
+    </p>
+  );
+}
+
+export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sharedWith, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
   // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
   const today = todayIn(ctx.user!.timezone);
   const open = items.filter((entry) => entry.is_done === 0).length;
@@ -90,7 +144,7 @@ export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, ite
       <header class="page-header">
         <div>
           <h1>{list.title}</h1>
-          {canEdit ? null : <p><SharedBy list={{ owner_name: list.owner_name, group_name: null }} />. You can read this list; only its owner can change it.</p>}
+          {canEdit ? null : <NotOwnerLine ownerName={list.owner_name} canTick={canTick} />}
         </div>
         {canEdit ? (
           <div class="actions">
@@ -104,18 +158,14 @@ export function TodoListPage({ ctx, list, items, canEdit, sharedWith, share, ite
         <h2 id="items">Items<span data-live-counts>{items.length ? ` (${open} open of ${items.length})` : ''}</span></h2>
         {items.length ? (
           <ul class="todo-items">
-            {items.map((entry) => <ItemRow ctx={ctx} item={entry} canEdit={canEdit} today={today} />)}
+            {items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} today={today} />)}
           </ul>
         ) : (
-          <p class="empty">{canEdit ? 'Nothing to do yet. Add the first item below.' : 'This list has no items yet.'}</p>
+          <p class="empty">{canTick ? 'Nothing to do yet. Add the first item below.' : 'This list has no items yet.'}</p>
         )}
       </section>
-      {canEdit ? (
-        <>
-          <AddItemForm ctx={ctx} listId={list.id} {...item} />
-          <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} />
-        </>
-      ) : null}
+      {canTick ? <AddItemForm ctx={ctx} listId={list.id} assignees={assignees} {...item} /> : null}
+      {canEdit ? <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} /> : null}
       <p><a href="/todo/">← All to-do lists</a></p>
       <script src={assetUrl('js/live-list.js')} defer />
     </Layout>
