@@ -66,6 +66,25 @@ describe('a live shopping list in two browsers', () => {
     await lena.audit();
   });
 
+  test('shared again with tick, lars ticks it back and lena sees it, neither page reloading', async () => {
+    const listPath = path(lena);
+    await fill(lena, { 'Share with (username)': 'lars' });
+    await lena.page.getByLabel('They may').selectOption('tick');
+    expect(await submit(lena, 'Share')).toBe(302);
+    await lars.visit(listPath);
+    await expect.poll(() => live(lars)).toBe('on');
+    await expect.poll(() => live(lena)).toBe('on');
+    const larsNavigations = countNavigations(lars);
+    const lenaNavigations = countNavigations(lena);
+    await lars.page.getByRole('button', { name: 'Mark “Pears” as not bought' }).click();
+    await expect.poll(() => lena.page.getByRole('button', { name: 'Mark “Pears” as bought' }).count(), { timeout: 2_000 }).toBe(1);
+    expect(await lena.page.locator('.shopping-total').textContent()).toContain('2.50');
+    // A tick user gets no delete button.
+    expect(await lars.page.getByRole('button', { name: 'Delete “Pears”' }).count()).toBe(0);
+    expect(larsNavigations()).toBe(0);
+    expect(lenaNavigations()).toBe(0);
+  });
+
   test('lars, no longer shared with, stops hearing of the list', async () => {
     const listPath = path(lena);
     await lars.visit(listPath);
