@@ -6,6 +6,7 @@ import { ALL_CONFIGURATIONS, type Configuration, chosenConfigurations } from './
 import { type Measurement, type RunningProcess, measure, scratch, startApp, startBare, summarize } from './lib.js';
 import { type Round, alternateRuns } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
+import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhase } from './crowd-live-lists.js';
 
 // The crowd benchmark (issue 17), the figure that counts: 60 users read while others write, as
 // an instance is really used. Reads at 32 connections, each as a random user's session: the
@@ -16,7 +17,8 @@ import { BENCH_ITERATIONS } from './notes-seed.js';
 // (WEB_CONCURRENCY as set, else one worker per core): kept pages and sessions are per worker and
 // chat events cross workers, which a one-process run would hide; bare node gets the same cores.
 // Then the JSON API (issue 20): the same crowd reads GET /api/v1/notes/ with each user's token,
-// the writers still writing, against bare node sending that JSON.
+// the writers still writing, against bare node sending that JSON. Last, live lists (issue 21): 100
+// viewers of one shopping list over WebSockets, 20 ticks a second, time from tick to every viewer.
 
 /** Seconds of load on each side (app, bare node) per configuration, split into the rounds. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 40);
@@ -41,6 +43,7 @@ interface Row {
   baseline: Measurement;
   /** `GET /api/v1/notes/` with each user's token, against bare node sending that JSON. */
   api: { reads: number; share: number; readP99: number };
+  live: LiveListFigures;
 }
 
 const random = (count: number) => Math.floor(Math.random() * count);
@@ -170,6 +173,7 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       },
       { rounds: 2, seconds: SECONDS / 2, warmUp: 2, onRound: printRound },
     );
+    const live = await liveListPhase(app, env.DATABASE_URL!, crowd);
     const writes = result.rounds.map((round) => round.ours.writes);
     const seconds = writes.reduce((sum, round) => sum + round.seconds, 0);
     const editLatencies = writes.flatMap((round) => round.edits.latencies);
@@ -184,11 +188,13 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       chatPerSecond,
       baseline: result.baseline,
       api: { reads: api.ours.rps, share: api.share, readP99: api.ours.p99 },
+      live,
     };
     console.log(
       `  ${row.label}: ${rate(row.reads)} reads/s = ${(row.share * 100).toFixed(1)}% of bare node:http (median round), read p99 ${ms(row.readP99)} (median round), ` +
         `edit p99 ${ms(row.editP99)} (all ${editLatencies.length} edits), chat ${chatPerSecond.toFixed(1)} messages/s; ` +
-        `API ${rate(row.api.reads)} reads/s = ${(row.api.share * 100).toFixed(1)}% of bare, p99 ${ms(row.api.readP99)}`,
+        `API ${rate(row.api.reads)} reads/s = ${(row.api.share * 100).toFixed(1)}% of bare, p99 ${ms(row.api.readP99)}; ` +
+        `live list: ${live.ticks} ticks to ${LIVE_VIEWERS} viewers, p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms`,
     );
     return row;
   } finally {
@@ -204,13 +210,14 @@ function printTable(rows: Row[]): void {
   const baselines = rows.map((row) => row.baseline);
   const bare = baselines.reduce((sum, m) => sum + m.rps, 0) / baselines.length;
   const bareP99 = baselines.map((m) => m.p99).sort((a, b) => a - b)[Math.floor(baselines.length / 2)]!;
-  console.log('\n| configuration | reads/s | share of bare | read p99 | edit p99 | chat messages/s | API reads/s | API share of bare | API p99 |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| configuration | reads/s | share of bare | read p99 | edit p99 | chat messages/s | API reads/s | API share of bare | API p99 | live tick p50 | live tick p99 |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const api = `${rate(row.api.reads)} | ${(row.api.share * 100).toFixed(1)}% | ${ms(row.api.readP99)}`;
-    console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} | ${api} |`);
+    const live = `${row.live.p50.toFixed(1)} ms | ${row.live.p99.toFixed(1)} ms`;
+    console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} | ${api} | ${live} |`);
   }
-  console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | | | 100% | |`);
+  console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | | | 100% | | | |`);
 }
 
 export async function run(): Promise<void> {
@@ -219,7 +226,8 @@ export async function run(): Promise<void> {
   console.log(
     `\n## Crowd: ${USERS} users in groups of ${GROUP_SIZE}, ${NOTES_EACH} notes each (every third in the group); ${CONNECTIONS} connections read ` +
       `(${LIST_SHARE * 100}% /notes/, the rest a visible note) while ${WRITERS} writers save ${EDITS_PER_SECOND} edits/s and ` +
-      `${(USERS / GROUP_SIZE) * CHATTERS_PER_GROUP} members post ${CHAT_PER_SECOND} chat messages/s`,
+      `${(USERS / GROUP_SIZE) * CHATTERS_PER_GROUP} members post ${CHAT_PER_SECOND} chat messages/s; then ${LIVE_VIEWERS} viewers of one ` +
+      `shopping list while it gets ${LIVE_TICKS_PER_SECOND} ticks/s`,
   );
   console.log(
     `   (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? `${availableParallelism()}, the default`}; ${ROUNDS} rounds of ${each} s a side; ` +

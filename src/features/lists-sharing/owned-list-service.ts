@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
+import type { LiveListEvents } from './live-events.js';
 import { type ListRole, type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
 import type { ListKind } from './views.js';
 
@@ -49,6 +50,8 @@ export abstract class OwnedListService<
     private readonly kind: ListKind,
     /** Tells users a list was shared with them; none, nobody is told. */
     private readonly notifications: Notifications | null = null,
+    /** Tells the list's open pages of its changes; none, nobody is told. */
+    protected readonly live: LiveListEvents | null = null,
   ) {
     this.lists = repository(db);
   }
@@ -85,6 +88,7 @@ export abstract class OwnedListService<
 
   async delete(userId: number, listId: number): Promise<void> {
     if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
+    this.live?.accessChanged(listId);
   }
 
   /** `sharedBy` names the owner in the notification of the user it is shared with. */
@@ -98,43 +102,49 @@ export abstract class OwnedListService<
         link: `${this.kind.base}/${list.id}/`,
       },
     };
-    return changeShare(this.lists.shares, list, body, notice ?? undefined);
+    const outcome = await changeShare(this.lists.shares, list, body, notice ?? undefined);
+    if (outcome.ok) this.live?.accessChanged(listId);
+    return outcome;
   }
 
   /** Adds an item as the owner or a tick user; returns the new item's id. */
-  addItem(userId: number, listId: number, input: ItemInput): Promise<number> {
-    return this.transaction(async (lists) => {
+  async addItem(userId: number, listId: number, input: ItemInput): Promise<number> {
+    const itemId = await this.transaction(async (lists) => {
       const itemId = await lists.insertTickableItem(userId, listId, input);
       if (itemId === undefined) throw new NotFound();
       await lists.touchList(listId);
       await lists.itemsChanged?.(listId, userId);
       return itemId;
     });
+    await this.live?.itemChanged(this.db, userId, listId, itemId);
+    return itemId;
   }
 
   /** Ticks or unticks an item as the owner or a tick user; returns the item's list id, to go back to it. */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(userId, (lists) => lists.toggleTickableItem(userId, itemId));
+    return this.changeItem(userId, itemId, (lists) => lists.toggleTickableItem(userId, itemId));
   }
 
   /** Marks an item done (bought) or not, as toggleItem; returns its list id. */
   markItem(userId: number, itemId: number, done: boolean): Promise<number> {
-    return this.changeItem(userId, (lists) => lists.markTickableItem(userId, itemId, done));
+    return this.changeItem(userId, itemId, (lists) => lists.markTickableItem(userId, itemId, done));
   }
 
   /** Owner only: a tick user may add and tick, never remove. */
   deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(userId, (lists) => lists.deleteOwnedItem(userId, itemId));
+    return this.changeItem(userId, itemId, (lists) => lists.deleteOwnedItem(userId, itemId), true);
   }
 
-  private changeItem(userId: number, change: (lists: Repository) => Promise<number | undefined>): Promise<number> {
-    return this.transaction(async (lists) => {
+  private async changeItem(userId: number, itemId: number, change: (lists: Repository) => Promise<number | undefined>, removed = false): Promise<number> {
+    const listId = await this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
       await lists.touchList(listId);
       await lists.itemsChanged?.(listId, userId);
       return listId;
     });
+    await (removed ? this.live?.itemRemoved(this.db, listId, itemId) : this.live?.itemChanged(this.db, userId, listId, itemId));
+    return listId;
   }
 
   /** `work` in a transaction of its own, or in the caller's when this service was built on one. */

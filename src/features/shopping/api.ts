@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { apiRoute, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
 import {
@@ -23,8 +24,8 @@ const TAG = 'shopping';
 const BASE = '/api/v1/shopping';
 
 /** The JSON API of shopping lists: the pages' service and permissions (readers and group members read, the owner changes). */
-export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; notifications: Notifications }): void {
-  const on = (db: Kysely<Database>) => new ShoppingService(db, deps.notifications);
+export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; notifications: Notifications; live?: LiveListEvents }): void {
+  const on = (db: Kysely<Database>) => new ShoppingService(db, deps.notifications, deps.live);
   const shopping = on(deps.db);
   const detail = async (service: ShoppingService, userId: number, listId: number): Promise<ShoppingListDetailJson> => {
     const page = await service.page(userId, listId);

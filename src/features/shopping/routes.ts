@@ -6,14 +6,18 @@ import { ShoppingRepository } from './repository.js';
 import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
+import { LiveListEvents } from '../lists-sharing/live-events.js';
+import { liveListRoutes } from '../lists-sharing/live-routes.js';
 import { shoppingApi } from './api.js';
+import { shoppingLiveKind, shoppingLiveReader } from './live.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
 import { shoppingActivity } from './activity.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
-  const shopping = new ShoppingService(services.db, services.notifications);
+  const live = new LiveListEvents(services.hub, shoppingLiveReader, app.log);
+  const shopping = new ShoppingService(services.db, services.notifications, live);
   const lists = new ShoppingRepository(services.db);
   services.linkCards.register({
     kind: 'shopping',
@@ -23,6 +27,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
       lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('shopping_lists.id'), ids)).select(['shopping_lists.id', 'shopping_lists.title']).execute(),
   });
   services.activity.register(shoppingActivity(services.db));
+  liveListRoutes(app, services, shoppingLiveKind(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
 
   /** The list page, with a failed share or item form shown again on it (400). */
@@ -111,5 +116,5 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect(`/shopping/${listId}/`, 302);
   });
 
-  shoppingApi(app, { db: services.db, notifications: services.notifications });
+  shoppingApi(app, { db: services.db, notifications: services.notifications, live });
 };

@@ -2,6 +2,7 @@ import { AudiencePanel } from '../../platform/views/audience.js';
 import type { Group } from '../../db/schema.js';
 import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
+import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { PERMISSION_LABELS } from '../lists-sharing/sharing.js';
@@ -51,12 +52,13 @@ function WhoDidWhat({ item, timeZone }: { item: ShoppingItemRow; timeZone: strin
   );
 }
 
-function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; item: ShoppingItemRow; canTick: boolean; canEdit: boolean }) {
+/** One item: the page and its live updates (shopping/live.ts) render it alike. */
+export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; item: ShoppingItemRow; canTick: boolean; canEdit: boolean }) {
   const bought = item.is_bought === 1;
   const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
   const price = item.estimated_price_cents;
   return (
-    <tr class={bought ? 'bought' : undefined}>
+    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)}>
       <td>
         {canTick ? (
           <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
@@ -86,7 +88,7 @@ function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; item: Shop
   );
 }
 
-function Total({ total }: { total: EstimatedTotal }) {
+export function Total({ total }: { total: EstimatedTotal }) {
   return (
     <p class="shopping-total">
       Estimated total still to buy: <strong>{formatCents(total.cents)}</strong>
@@ -143,7 +145,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sh
           </div>
         ) : null}
       </header>
-      <section aria-labelledby="items">
+      <section aria-labelledby="items" id="live-list" data-socket-path={`/ws/shopping/${list.id}/`}>
         <h2 id="items">Items</h2>
         {items.length ? (
           <div class="table-scroll">
@@ -169,6 +171,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sh
       {canEdit ? <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} group={group} {...share} /> : null}
       <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="shopping list" groupName={list.group_name} />
       <p><a href="/shopping/">← All shopping lists</a></p>
+      <script src={assetUrl('js/live-list.js')} defer />
     </Layout>
   );
 }

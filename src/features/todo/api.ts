@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { apiRoute, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
 import { type TodoListDetailJson, todoItemBody, todoItemJson, todoItemOut, todoItemPatch, todoListBody, todoListDetailJson, todoListJson, todoListOut, todoListPatch } from './api-schemas.js';
@@ -12,8 +13,8 @@ const TAG = 'todo';
 const BASE = '/api/v1/todo';
 
 /** The JSON API of to-do lists: the pages' service and permissions (readers read, the owner changes). */
-export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; notifications: Notifications }): void {
-  const on = (db: Kysely<Database>) => new TodoService(db, deps.notifications);
+export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; notifications: Notifications; live?: LiveListEvents }): void {
+  const on = (db: Kysely<Database>) => new TodoService(db, deps.notifications, deps.live);
   const todo = on(deps.db);
   const detail = async (service: TodoService, userId: number, listId: number): Promise<TodoListDetailJson> => {
     const page = await service.page(userId, listId);

@@ -5,14 +5,19 @@ import { viewContext } from '../../platform/views/render.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
 import { isOneOf } from '../../db/id-lists.js';
+import { LiveListEvents } from '../lists-sharing/live-events.js';
+import { liveListRoutes } from '../lists-sharing/live-routes.js';
 import { todoApi } from './api.js';
+import { todoLiveKind, todoLiveReader } from './live.js';
 import { todoItemForm, todoListForm } from './forms.js';
 import { TodoRepository } from './repository.js';
 import { TodoService } from './service.js';
 import { AssignedToMe, TODO, TodoFormPage, TodoListPage } from './views.js';
 
 export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
-  const todo = new TodoService(services.db, services.notifications);
+  const live = new LiveListEvents(services.hub, todoLiveReader, app.log);
+  const todo = new TodoService(services.db, services.notifications, live);
+  liveListRoutes(app, services, todoLiveKind(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
   const lists = new TodoRepository(services.db);
   services.linkCards.register({
@@ -101,5 +106,5 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     return reply.redirect(`/todo/${listId}/`, 302);
   });
 
-  todoApi(app, { db: services.db, notifications: services.notifications });
+  todoApi(app, { db: services.db, notifications: services.notifications, live });
 };

@@ -3,6 +3,7 @@ import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { TODO } from './views.js';
+import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { FormErrors } from '../../platform/views/forms.js';
@@ -28,8 +29,8 @@ export type ItemOutcome = { ok: true; value: number } | { ok: false; errors: For
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
 export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoRepository> {
-  constructor(db: Kysely<Database>, notifications: Notifications | null = null) {
-    super(db, (handle) => new TodoRepository(handle), TODO, notifications);
+  constructor(db: Kysely<Database>, notifications: Notifications | null = null, live: LiveListEvents | null = null) {
+    super(db, (handle) => new TodoRepository(handle), TODO, notifications, live);
   }
 
   async index(userId: number): Promise<TodoIndex> {

@@ -1,5 +1,6 @@
 import { AudiencePanel } from '../../platform/views/audience.js';
 import type { TodoList } from '../../db/schema.js';
+import { assetUrl } from '../../platform/views/assets.js';
 import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
@@ -45,12 +46,13 @@ function WhoDidWhat({ item, timeZone }: { item: TodoItemRow; timeZone: string })
   );
 }
 
-function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewContext; item: TodoItemRow; canTick: boolean; canEdit: boolean; today: string }) {
+/** One item: the page and its live updates (todo/live.ts) render it alike. */
+export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewContext; item: TodoItemRow; canTick: boolean; canEdit: boolean; today: string }) {
   const done = item.is_done === 1;
   const overdue = isOverdue(item, today);
   const text = done ? <del>{item.text}</del> : <span>{item.text}</span>;
   return (
-    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')}>
+    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)}>
       {canTick ? (
         <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
           <CsrfField ctx={ctx} />
@@ -153,8 +155,8 @@ export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sh
         ) : null}
       </header>
       {list.description ? <p class="list-description">{list.description}</p> : null}
-      <section aria-labelledby="items">
-        <h2 id="items">Items{items.length ? ` (${open} open of ${items.length})` : ''}</h2>
+      <section aria-labelledby="items" id="live-list" data-socket-path={`/ws/todo/${list.id}/`}>
+        <h2 id="items">Items<span data-live-counts>{items.length ? ` (${open} open of ${items.length})` : ''}</span></h2>
         {items.length ? (
           <ul class="todo-items">
             {items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} today={today} />)}
@@ -167,6 +169,7 @@ export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sh
       {canEdit ? <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} /> : null}
       <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="to-do list" groupName={null} />
       <p><a href="/todo/">← All to-do lists</a></p>
+      <script src={assetUrl('js/live-list.js')} defer />
     </Layout>
   );
 }

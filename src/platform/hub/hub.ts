@@ -14,6 +14,24 @@ export interface ChatMessagePayload {
   timestamp: string;
 }
 
+/** A to-do or shopping list, for the live list events. */
+export interface LiveListRef {
+  kind: 'todo' | 'shopping';
+  id: number;
+}
+
+/** An item row as JSON (numbers, strings, nulls); the list kind's live module reads it back. */
+export type LiveItemRow = Record<string, string | number | null>;
+
+/** What the list shows of all its items after the change: counts, and the shopping list's total. */
+export interface LiveListSummary {
+  items: number;
+  /** Items not yet done (bought). */
+  open: number;
+  /** The list's summary element as its page renders it (the shopping list's estimated total), if it has one. */
+  html?: string;
+}
+
 /** Everything the real-time side needs to hear about, from any instance. */
 export type HubEvent =
   | { type: 'chat.message'; groupId: number; message: ChatMessagePayload }
@@ -21,7 +39,12 @@ export type HubEvent =
   | { type: 'group.deleted'; groupId: number }
   | { type: 'sessions.ended'; sessionKeys: string[] }
   /** These users' unread notification counts moved (platform/notifications.ts). */
-  | { type: 'notifications.changed'; userIds: number[] };
+  | { type: 'notifications.changed'; userIds: number[] }
+  /** An item of a list was added or changed: its row as the page reads it, so receivers need no query. */
+  | { type: 'list.item'; list: LiveListRef; item: LiveItemRow; summary: LiveListSummary }
+  | { type: 'list.item_removed'; list: LiveListRef; itemId: number; summary: LiveListSummary }
+  /** Who may read or tick the list may have changed (a share, its group, its deletion): sockets re-check. */
+  | { type: 'list.access_changed'; list: LiveListRef };
 
 export type HubListener = (event: HubEvent) => void;
 

@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Hub, LiveItemRow, LiveListRef, LiveListSummary } from '../../platform/hub/hub.js';
+
+/** How a list kind reads what its live event carries: the item as its page shows it, and the list's summary. */
+export interface LiveListReader {
+  kind: LiveListRef['kind'];
+  /** The item as its page shows it, read as the user who changed it (who may see it). */
+  item(db: Kysely<Database>, userId: number, itemId: number): Promise<LiveItemRow | undefined>;
+  summary(db: Kysely<Database>, listId: number): Promise<LiveListSummary>;
+}
+
+/**
+ * Publishes a list's changes to its live pages on every instance. Called after the change's
+ * transaction, reading through the caller's handle: on a service built on a caller's transaction
+ * (the API's If-Match) the event leaves just before that commits. A failure to publish is logged,
+ * never the request's failure: the change is stored, and pages catch up on their next reload.
+ */
+export class LiveListEvents {
+  constructor(
+    private readonly hub: Hub,
+    private readonly reader: LiveListReader,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async itemChanged(db: Kysely<Database>, userId: number, listId: number, itemId: number): Promise<void> {
+    try {
+      const [item, summary] = await Promise.all([this.reader.item(db, userId, itemId), this.reader.summary(db, listId)]);
+      if (item) this.hub.publish({ type: 'list.item', list: this.ref(listId), item, summary });
+    } catch (error) {
+      this.log.error({ err: error }, 'live list event not published');
+    }
+  }
+
+  async itemRemoved(db: Kysely<Database>, listId: number, itemId: number): Promise<void> {
+    try {
+      this.hub.publish({ type: 'list.item_removed', list: this.ref(listId), itemId, summary: await this.reader.summary(db, listId) });
+    } catch (error) {
+      this.log.error({ err: error }, 'live list event not published');
+    }
+  }
+
+  /** Who may see the list may have changed: each instance re-checks its sockets of the list. */
+  accessChanged(listId: number): void {
+    this.hub.publish({ type: 'list.access_changed', list: this.ref(listId) });
+  }
+
+  private ref(listId: number): LiveListRef {
+    return { kind: this.reader.kind, id: listId };
+  }
+}

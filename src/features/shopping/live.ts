@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { LiveItemRow } from '../../platform/hub/hub.js';
+import { renderToHtml } from '../../platform/views/html.js';
+import type { LiveListReader } from '../lists-sharing/live-events.js';
+import { rolesOn } from '../lists-sharing/live-roles.js';
+import { type LiveListKind, liveViewContext } from '../lists-sharing/live-sockets.js';
+import { estimatedTotal } from './money.js';
+import { ShoppingRepository, type ShoppingItemRow } from './repository.js';
+import { ItemRow, Total } from './views.js';
+
+/** What a shopping list's live event carries: the item's row as the page reads it, the counts and the estimated total. */
+export const shoppingLiveReader: LiveListReader = {
+  kind: 'shopping',
+  item: (db, userId, itemId) => new ShoppingRepository(db).findVisibleItem(userId, itemId),
+  async summary(db, listId) {
+    const items = await db.selectFrom('shopping_items').select(['quantity_milli', 'estimated_price_cents', 'is_bought']).where('list_id', '=', listId).execute();
+    const total = estimatedTotal(items);
+    return {
+      items: items.length,
+      open: items.filter((item) => item.is_bought === 0).length,
+      html: renderToHtml(Total({ total })),
+    };
+  },
+};
+
+/** Who may see a shopping list, and its item row as the page shows it to such a viewer. */
+export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
+  const lists = new ShoppingRepository(db);
+  return {
+    name: 'shopping',
+    hasGroups: true,
+    roleOf: (userId, listId) => lists.roleOf(userId, listId),
+    rolesOn: (listId, userIds) => rolesOn(db, 'shopping_lists', lists, listId, userIds),
+    renderItem(item: LiveItemRow, viewer) {
+      const ctx = liveViewContext(viewer.timezone);
+      return renderToHtml(ItemRow({ ctx, item: item as unknown as ShoppingItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner' }));
+    },
+  };
+}
