@@ -3,6 +3,7 @@ import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub/hub.js';
 import { TokenBucket } from '../../platform/rate-limit.js';
 import type { ReadMarkBuffer } from './chat-read-marks.js';
+import { addTo, removeFrom } from '../../platform/hub/socket-index.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */
 export const CLOSE_NO_ACCESS = 4403;
@@ -40,19 +41,6 @@ export interface ConnectionOptions {
   /** Where the messages each member was shown are noted, to move their read marks. */
   readMarks?: ReadMarkBuffer;
   onError?: (error: unknown) => void;
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Hub, HubEvent, LiveItemRow, LiveListRef } from '../../platform/hub
 import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { ListRole } from './sharing.js';
+import { addTo, removeFrom } from '../../platform/hub/socket-index.js';
 
 /** Closed for a reason of access (share removed, list deleted, session ended): as chat does. */
 export const CLOSE_NO_ACCESS = 4403;
@@ -62,19 +63,6 @@ export interface LiveSocketOptions {
 }
 
 const keyOf = (list: LiveListRef) => `${list.kind}:${list.id}`;
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}
 
 /**
  * The list sockets of one kind on this instance, by list, user and session. It listens to the hub: an item

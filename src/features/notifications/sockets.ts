@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { Hub, HubEvent } from '../../platform/hub/hub.js';
+import { addTo, removeFrom } from '../../platform/hub/socket-index.js';
 
 /** Closed because the session ended (logout, password change, deactivation): as chat does. */
 export const CLOSE_NO_ACCESS = 4403;
@@ -33,19 +34,6 @@ export interface BellSocketsOptions extends SocketLimits {
   /** Of these session keys, the ones still live: a safety net for missed `sessions.ended` events. */
   liveKeys: (keys: string[]) => Promise<Set<string>>;
   onError: (error: unknown) => void;
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
 }
 
 const LIVE_KEYS_CHUNK = 500;
