@@ -7,6 +7,7 @@ import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, pkParams } from '..
 import { MAX_ID } from '../../platform/ids.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { type ShareOutcome, type SharedUser, permissionField, shareForm } from './sharing.js';
+import type { AfterCommit } from './live-events.js';
 
 // What the to-do and shopping APIs have in common: the share, the owner's deletes, paging of
 // lists, and the If-Match read-check-write. Each kind's api.ts adds its own fields.
@@ -64,24 +65,28 @@ export function pageRows<Row>(rows: Row[], limit: number, keyOf: (row: Row) => {
  * GET shows it, check the client's ETag against that, write, and read it back. A second writer
  * waits on the lock, then finds the object changed and answers 412.
  */
-export function checkedChange<Service, T>(
+export async function checkedChange<Service, T>(
   db: Kysely<Database>,
   request: FastifyRequest,
   steps: {
-    on: (trx: Kysely<Database>) => Service;
+    /** The service on the transaction; what it must announce goes into `later`, run after the commit. */
+    on: (trx: Kysely<Database>, later: AfterCommit) => Service;
     lock: (service: Service) => Promise<void>;
     read: (service: Service) => Promise<T>;
     write: (service: Service, current: T) => Promise<void>;
   },
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const service = steps.on(trx);
+  const later: AfterCommit = [];
+  const result = await db.transaction().execute(async (trx) => {
+    const service = steps.on(trx, later);
     await steps.lock(service);
     const current = await steps.read(service);
     checkIfMatch(request, current);
     await steps.write(service, current);
     return steps.read(service);
   });
+  for (const announce of later) await announce();
+  return result;
 }
 
 /** The owner's changes both kinds of list have, with the same signatures (OwnedListService). */

@@ -11,13 +11,24 @@ export interface LiveListReader {
   summary(db: Kysely<Database>, listId: number): Promise<LiveListSummary>;
 }
 
+/** Work to do once the caller's transaction has committed (checkedChange runs it). */
+export type AfterCommit = (() => Promise<void>)[];
+
 /**
  * Publishes a list's changes to its live pages on every instance. Called after the change's
- * transaction, reading through the caller's handle: on a service built on a caller's transaction
- * (the API's If-Match) the event leaves just before that commits. A failure to publish is logged,
- * never the request's failure: the change is stored, and pages catch up on their next reload.
+ * transaction. A service built on a caller's transaction (the API's If-Match) is given
+ * `deferred(...)` instead, so that nothing is announced that might yet be rolled back. A failure
+ * to publish is logged, never the request's failure: the change is stored, and pages catch up on
+ * their next reload.
  */
-export class LiveListEvents {
+/** What a list service announces to live pages (LiveListEvents, or its deferred form). */
+export interface ListAnnouncements {
+  itemChanged(db: Kysely<Database>, userId: number, listId: number, itemId: number): Promise<void>;
+  itemRemoved(db: Kysely<Database>, listId: number, itemId: number): Promise<void>;
+  accessChanged(listId: number): void;
+}
+
+export class LiveListEvents implements ListAnnouncements {
   constructor(
     private readonly hub: Hub,
     private readonly reader: LiveListReader,
@@ -39,6 +50,18 @@ export class LiveListEvents {
     } catch (error) {
       this.log.error({ err: error }, 'live list event not published');
     }
+  }
+
+  /**
+   * The same events, held in `later` until the caller's transaction has committed, then read
+   * through `db` (the pool: the transaction is gone by then).
+   */
+  deferred(later: AfterCommit, db: Kysely<Database>): ListAnnouncements {
+    return {
+      itemChanged: async (_trx, userId, listId, itemId) => void later.push(() => this.itemChanged(db, userId, listId, itemId)),
+      itemRemoved: async (_trx, listId, itemId) => void later.push(() => this.itemRemoved(db, listId, itemId)),
+      accessChanged: (listId) => void later.push(async () => this.accessChanged(listId)),
+    };
   }
 
   /** Who may see the list may have changed: each instance re-checks its sockets of the list. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
-import type { LiveListEvents } from './live-events.js';
+import type { ListAnnouncements } from './live-events.js';
 import { type ListRole, type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
 import type { ListKind } from './views.js';
 
@@ -51,7 +51,7 @@ export abstract class OwnedListService<
     /** Tells users a list was shared with them; none, nobody is told. */
     private readonly notifications: Notifications | null = null,
     /** Tells the list's open pages of its changes; none, nobody is told. */
-    protected readonly live: LiveListEvents | null = null,
+    protected readonly live: ListAnnouncements | null = null,
   ) {
     this.lists = repository(db);
   }

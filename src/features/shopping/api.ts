@@ -19,13 +19,14 @@ import {
   shoppingListPatch,
 } from './api-schemas.js';
 import { ShoppingService } from './service.js';
+import type { AfterCommit } from '../lists-sharing/live-events.js';
 
 const TAG = 'shopping';
 const BASE = '/api/v1/shopping';
 
 /** The JSON API of shopping lists: the pages' service and permissions (readers and group members read, the owner changes). */
 export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; notifications: Notifications; live?: LiveListEvents }): void {
-  const on = (db: Kysely<Database>) => new ShoppingService(db, deps.notifications, deps.live);
+  const on = (db: Kysely<Database>, later?: AfterCommit) => new ShoppingService(db, deps.notifications, later ? (deps.live?.deferred(later, deps.db) ?? null) : deps.live);
   const shopping = on(deps.db);
   const detail = async (service: ShoppingService, userId: number, listId: number): Promise<ShoppingListDetailJson> => {
     const page = await service.page(userId, listId);

@@ -5,7 +5,7 @@ import type { Notifications } from '../../platform/notifications.js';
 import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { SHOPPING } from './views.js';
 import type { FormErrors } from '../../platform/views/forms.js';
-import type { LiveListEvents } from '../lists-sharing/live-events.js';
+import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
@@ -30,7 +30,7 @@ const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
 export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItemInput, ShoppingRepository> {
-  constructor(db: Kysely<Database>, notifications: Notifications | null = null, live: LiveListEvents | null = null) {
+  constructor(db: Kysely<Database>, notifications: Notifications | null = null, live: ListAnnouncements | null = null) {
     super(db, (handle) => new ShoppingRepository(handle), SHOPPING, notifications, live);
   }
 

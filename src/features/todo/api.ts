@@ -8,13 +8,14 @@ import type { Notifications } from '../../platform/notifications.js';
 import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
 import { type TodoListDetailJson, todoItemBody, todoItemJson, todoItemOut, todoItemPatch, todoListBody, todoListDetailJson, todoListJson, todoListOut, todoListPatch } from './api-schemas.js';
 import { TodoService } from './service.js';
+import type { AfterCommit } from '../lists-sharing/live-events.js';
 
 const TAG = 'todo';
 const BASE = '/api/v1/todo';
 
 /** The JSON API of to-do lists: the pages' service and permissions (readers read, the owner changes). */
 export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; notifications: Notifications; live?: LiveListEvents }): void {
-  const on = (db: Kysely<Database>) => new TodoService(db, deps.notifications, deps.live);
+  const on = (db: Kysely<Database>, later?: AfterCommit) => new TodoService(db, deps.notifications, later ? (deps.live?.deferred(later, deps.db) ?? null) : deps.live);
   const todo = on(deps.db);
   const detail = async (service: TodoService, userId: number, listId: number): Promise<TodoListDetailJson> => {
     const page = await service.page(userId, listId);

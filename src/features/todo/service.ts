@@ -3,7 +3,7 @@ import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { TODO } from './views.js';
-import type { LiveListEvents } from '../lists-sharing/live-events.js';
+import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
 import type { FormErrors } from '../../platform/views/forms.js';
@@ -29,7 +29,7 @@ export type ItemOutcome = { ok: true; value: number } | { ok: false; errors: For
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
 export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoRepository> {
-  constructor(db: Kysely<Database>, notifications: Notifications | null = null, live: LiveListEvents | null = null) {
+  constructor(db: Kysely<Database>, notifications: Notifications | null = null, live: ListAnnouncements | null = null) {
     super(db, (handle) => new TodoRepository(handle), TODO, notifications, live);
   }
 
