@@ -105,7 +105,7 @@ window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
     const asked = refs.map((ref) => [ref, waiting.get(ref)]);
     for (const ref of refs) waiting.delete(ref);
     if (waiting.size > 0) askTimer = setTimeout(askForCards, 0);
-    let found = [];
+    let found;
     try {
       const query = refs.map((ref) => `ref=${encodeURIComponent(ref)}`).join('&');
       const response = await fetch(`${cardsUrl}?${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
