@@ -1,4 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
+import type { ListSharesTable, ShoppingItemsTable, ShoppingListsTable, TodoItemsTable, TodoListsTable } from './schema-lists.js';
+export type { ListSharesTable, SharePermission, ShoppingItemsTable, ShoppingListsTable, TodoItemsTable, TodoListsTable } from './schema-lists.js';
 
 // Column conventions, the same on SQLite and PostgreSQL so that one query path serves both:
 // ids are integers, timestamps are epoch milliseconds (bigint), flags are smallint 0/1,
@@ -127,72 +129,6 @@ export interface NotesTable {
 export interface NoteTagsTable {
   note_id: number;
   tag_id: number;
-}
-
-export interface TodoListsTable {
-  id: Generated<number>;
-  owner_id: number;
-  title: string;
-  description: Generated<string>;
-  created_at: number;
-  updated_at: number;
-}
-
-/** What a share (or a shopping list's group) allows: `read`, or `tick` (also tick and add items). */
-export type SharePermission = 'read' | 'tick';
-
-/** Users a list is shared with; the same shape for both kinds of list. */
-export interface ListSharesTable {
-  list_id: number;
-  user_id: number;
-  /** Migration 0017; `read` for shares made before it. */
-  permission: Generated<SharePermission>;
-}
-
-export interface TodoItemsTable {
-  id: Generated<number>;
-  list_id: number;
-  text: string;
-  /** A calendar date, `YYYY-MM-DD`, or null. */
-  due_date: string | null;
-  is_done: Generated<number>;
-  position: number;
-  created_at: number;
-  /** Migration 0017: who added it, ticked it and when, who it is assigned to; null when unknown or deleted. */
-  created_by: number | null;
-  done_by: number | null;
-  done_at: number | null;
-  assignee_id: number | null;
-}
-
-export interface ShoppingListsTable {
-  id: Generated<number>;
-  owner_id: number;
-  title: string;
-  store_name: Generated<string>;
-  /** Members of this group may read the list; null when the group is gone or none was chosen. */
-  group_id: number | null;
-  created_at: number;
-  updated_at: number;
-  /** Migration 0017: what the group's members may do; meaningful only with a group. */
-  group_permission: Generated<SharePermission>;
-}
-
-export interface ShoppingItemsTable {
-  id: Generated<number>;
-  list_id: number;
-  name: string;
-  /** Thousandths of a unit: 1.5 kg is 1500. Exact, no floating point. */
-  quantity_milli: Generated<number>;
-  unit: Generated<string>;
-  /** Price of one unit in integer cents, or null when unknown. */
-  estimated_price_cents: number | null;
-  is_bought: Generated<number>;
-  created_at: number;
-  /** Migration 0017: who added it, who bought it and when; null when unknown or deleted. */
-  created_by: number | null;
-  bought_by: number | null;
-  bought_at: number | null;
 }
 
 export interface ChatMessagesTable {
