@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     files: ['public/js/**/*.js'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', WebSocket: 'readonly', fetch: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', location: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', FormData: 'readonly', DOMParser: 'readonly', CSS: 'readonly', HTMLFormElement: 'readonly', queueMicrotask: 'readonly' } },
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', WebSocket: 'readonly', fetch: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', location: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', FormData: 'readonly', DOMParser: 'readonly', CSS: 'readonly', HTMLFormElement: 'readonly', Element: 'readonly', queueMicrotask: 'readonly' } },
   },
   {
     files: ['scripts/**/*.mjs'],

@@ -130,6 +130,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('js/app.js')} defer />
         {ctx.user ? <script src={assetUrl('js/notifications.js')} defer /> : null}
+        {ctx.user ? <script src={assetUrl('js/confirm.js')} defer /> : null}
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to content</a>
