@@ -8,6 +8,7 @@ import { NoteDetailPage, NoteFormPage } from '../src/features/notes/note-views.j
 import { TagListPage } from '../src/features/tags/views.js';
 import { ErrorPage } from '../src/platform/views/error-page.js';
 import { renderToHtml } from '../src/platform/views/html.js';
+import { translator } from '../src/platform/i18n/index.js';
 import type { ViewContext } from '../src/platform/views/render.js';
 
 // Pages are rendered by our own walk over the JSX tree (src/platform/views/html.ts) instead of
@@ -20,6 +21,7 @@ function ctx(signedIn: boolean): ViewContext {
   return {
     user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false, unread: 3, navigation: [] } : null,
     path: '/notes/',
+    ...translator('en'),
     csrfToken: () => 'T'.repeat(64),
     takeMessages: () => [
       { level: 'success', text: `Saved ${HOSTILE}` },

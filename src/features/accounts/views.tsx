@@ -15,24 +15,24 @@ interface FormProps {
 
 export function LoginPage({ ctx, values = {}, errors = {}, next, allowSignup }: FormProps & { next: string; allowSignup: boolean }) {
   return (
-    <Layout ctx={ctx} title="Log in">
+    <Layout ctx={ctx} title={ctx.t('login.title')}>
       <article class="narrow">
-        <h1>Log in</h1>
-        <p class="lead">Your notes, lists and group chat, in one place.</p>
+        <h1>{ctx.t('login.title')}</h1>
+        <p class="lead">{ctx.t('login.lead')}</p>
         <form method="post" action="/accounts/login/" novalidate>
           <CsrfField ctx={ctx} />
           <input type="hidden" name="next" value={next} />
           <FormAlert errors={errors} />
-          <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" autofocus={!values.username || !!errors.username} maxLength={150} />
-          <Field name="password" label="Password" type="password" errors={errors} required autocomplete="current-password" autofocus={!!values.username && !errors.username} />
-          <button type="submit">Log in</button>
+          <Field name="username" label={ctx.t('field.username')} value={values.username} errors={errors} required autocomplete="username" autofocus={!values.username || !!errors.username} maxLength={150} />
+          <Field name="password" label={ctx.t('field.password')} type="password" errors={errors} required autocomplete="current-password" autofocus={!!values.username && !errors.username} />
+          <button type="submit">{ctx.t('login.submit')}</button>
         </form>
         <p>
-          <a href="/accounts/password_reset/">Forgot your password?</a>
+          <a href="/accounts/password_reset/">{ctx.t('login.forgot_password')}</a>
         </p>
         {allowSignup ? (
           <p>
-            New here? <a href="/register/">Create an account</a>.
+            {ctx.t('login.new_here')} <a href="/register/">{ctx.t('login.create_account')}</a>
           </p>
         ) : null}
       </article>

@@ -1,3 +1,4 @@
+import { translator } from '../../platform/i18n/index.js';
 import type { WebSocket } from 'ws';
 import type { Hub, HubEvent, LiveItemRow, LiveListRef } from '../../platform/hub/hub.js';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
@@ -21,7 +22,8 @@ const CHUNK = 500;
  * public/js/live-list.js) and its user is no one but their time zone.
  */
 export function liveViewContext(timezone: string): ViewContext {
-  return { user: { id: 0, username: '', email: '', timezone, isAdmin: false, unread: 0, navigation: [] }, path: '', csrfToken: () => '', takeMessages: () => [] };
+  const { language, t } = translator('en');
+  return { user: { id: 0, username: '', email: '', timezone, isAdmin: false, unread: 0, navigation: [] }, path: '', csrfToken: () => '', takeMessages: () => [], language, t };
 }
 
 export interface LiveViewer {

@@ -7,13 +7,13 @@ import { CsrfField } from './forms.js';
 import type { ViewContext } from './render.js';
 
 const SECTIONS = [
-  { href: '/notes/', label: 'Notes' },
-  { href: '/notebooks/', label: 'Notebooks' },
-  { href: '/tags/', label: 'Tags' },
-  { href: '/todo/', label: 'To-do' },
-  { href: '/shopping/', label: 'Shopping' },
-  { href: '/groups/', label: 'Groups' },
-];
+  { href: '/notes/', label: 'nav.notes' },
+  { href: '/notebooks/', label: 'nav.notebooks' },
+  { href: '/tags/', label: 'nav.tags' },
+  { href: '/todo/', label: 'nav.todo' },
+  { href: '/shopping/', label: 'nav.shopping' },
+  { href: '/groups/', label: 'nav.groups' },
+] as const;
 
 /** The mark beside the name: a folded note. Decorative, so hidden from screen readers. */
 function BrandMark() {
@@ -27,14 +27,14 @@ function BrandMark() {
 }
 
 /** A link with a count beside it (platform/navigation-counts.ts), stopping at UNREAD_CAP like the bell's. */
-function NavigationCountLink({ badge }: { badge: NavigationBadge }) {
+function NavigationCountLink({ ctx, badge }: { ctx: ViewContext; badge: NavigationBadge }) {
   return (
     <a href={badge.href} class="nav-count-link">
       {badge.label}
       {badge.count > 0 ? (
         <>
           <span class="nav-count" aria-hidden="true">{unreadBadge(badge.count)}</span>
-          <span class="visually-hidden">, {badge.count >= UNREAD_CAP ? `more than ${UNREAD_CAP - 1}` : badge.count} {badge.count === 1 ? badge.counted.one : badge.counted.many}</span>
+          <span class="visually-hidden">, {badge.count >= UNREAD_CAP ? ctx.t('count.unread_more', { cap: UNREAD_CAP - 1 }) : badge.count} {badge.count === 1 ? badge.counted.one : badge.counted.many}</span>
         </>
       ) : null}
     </a>
@@ -52,7 +52,7 @@ function current(ctx: ViewContext, href: string): 'page' | undefined {
 function Navigation({ ctx }: { ctx: ViewContext }) {
   const user = ctx.user;
   return (
-    <nav class="site-nav" aria-label="Main">
+    <nav class="site-nav" aria-label={ctx.t('nav.main')}>
       <a href={user ? '/notes/' : '/accounts/login/'} class="brand">
         <BrandMark />
         <span>groupnotes</span>
@@ -62,13 +62,13 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
           {SECTIONS.map((section) => (
             <li>
               <a href={section.href} aria-current={current(ctx, section.href)}>
-                {section.label}
+                {ctx.t(section.label)}
               </a>
             </li>
           ))}
           {user.navigation.map((badge) => (
             <li>
-              <NavigationCountLink badge={badge} />
+              <NavigationCountLink ctx={ctx} badge={badge} />
             </li>
           ))}
         </ul>
@@ -81,21 +81,21 @@ function Navigation({ ctx }: { ctx: ViewContext }) {
             </li>
             <li>
               <a href="/accounts/" class="username" aria-current={current(ctx, '/accounts/')}>
-                <span class="visually-hidden">Account of </span>
+                <span class="visually-hidden">{ctx.t('nav.account_of')}</span>
                 {user.username}
               </a>
             </li>
             <li>
               <form method="post" action="/accounts/logout/" class="inline">
                 <CsrfField ctx={ctx} />
-                <button type="submit" class="secondary outline small">Log out</button>
+                <button type="submit" class="secondary outline small">{ctx.t('nav.log_out')}</button>
               </form>
             </li>
           </>
         ) : (
           <>
-            <li><a href="/accounts/login/" aria-current={current(ctx, '/accounts/login/')}>Log in</a></li>
-            <li><a href="/register/" aria-current={current(ctx, '/register/')}>Register</a></li>
+            <li><a href="/accounts/login/" aria-current={current(ctx, '/accounts/login/')}>{ctx.t('nav.log_in')}</a></li>
+            <li><a href="/register/" aria-current={current(ctx, '/register/')}>{ctx.t('nav.register')}</a></li>
           </>
         )}
       </ul>
@@ -107,7 +107,7 @@ function Messages({ ctx }: { ctx: ViewContext }) {
   const messages = ctx.takeMessages();
   if (messages.length === 0) return null;
   return (
-    <section class="messages" aria-label="Messages">
+    <section class="messages" aria-label={ctx.t('layout.messages')}>
       {messages.map((message) => (
         <p class={`message message-${message.level}`} role={message.level === 'error' ? 'alert' : 'status'}>
           {message.text}
@@ -119,7 +119,7 @@ function Messages({ ctx }: { ctx: ViewContext }) {
 
 export function Layout({ ctx, title, children }: { ctx: ViewContext; title: string; children: ComponentChildren }) {
   return (
-    <html lang="en">
+    <html lang={ctx.language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -133,7 +133,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         {ctx.user ? <script src={assetUrl('js/confirm.js')} defer /> : null}
       </head>
       <body>
-        <a class="skip-link" href="#main">Skip to content</a>
+        <a class="skip-link" href="#main">{ctx.t('layout.skip')}</a>
         <header class="site-header">
           <div class="container">
             <Navigation ctx={ctx} />
@@ -145,7 +145,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         </main>
         <footer class="site-footer">
           <div class="container">
-            <small>groupnotes · your notes, your groups</small>
+            <small>{ctx.t('layout.footer')}</small>
           </div>
         </footer>
       </body>

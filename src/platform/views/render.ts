@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { VNode } from 'preact';
 import type { AuthUser } from '../chain/authentication.js';
 import type { FlashMessage } from '../chain/messages.js';
+import { translatorFor, type Language, type Translator } from '../i18n/index.js';
 import { renderToHtml } from './html.js';
 import { PageCache, type PageCopy } from './page-cache.js';
 import { pathOf } from '../url.js';
@@ -14,6 +15,9 @@ export interface ViewContext {
   path: string;
   csrfToken(): string;
   takeMessages(): readonly FlashMessage[];
+  /** The language the page speaks (`<html lang>`), and its words from the catalogue. */
+  language: Language;
+  t: Translator['t'];
 }
 
 export interface CachedPageOptions {
@@ -46,7 +50,10 @@ export function viewContext(request: FastifyRequest): ViewContext {
   // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
   // forms (a list with a toggle per item) must not mask the secret a hundred times.
   let token: string | undefined;
+  const translator = translatorFor(request.headers['accept-language']);
   return {
+    language: translator.language,
+    t: translator.t,
     user: request.user,
     path: pathOf(request.url),
     csrfToken: () => (token ??= request.csrfToken()),
@@ -87,11 +94,12 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     if (!cache || token === undefined || messages.length > 0) {
       return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }))));
     }
-    const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${pathOf(request.url)}\0${key}`;
+    const context = viewContext(request);
+    const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${context.language}\0${pathOf(request.url)}\0${key}`;
     const csrfToken = () => request.csrfToken();
     const kept = cache.get(fullKey, token, csrfToken);
     if (kept) return sendCopy(this, kept);
-    const page = await build({ ...viewContext(request), csrfToken: () => cache.placeholder, takeMessages: () => [] });
+    const page = await build({ ...context, csrfToken: () => cache.placeholder, takeMessages: () => [] });
     return sendCopy(this, cache.put(fullKey, token, renderPage(page), csrfToken));
   });
 }, { name: 'render' });

@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { describe, expect, it } from 'vitest';
+import { Catalogue, LANGUAGES, readMessages } from './catalogue.js';
+import { chooseLanguage } from './negotiate.js';
+
+const english = readMessages('en');
+
+/** The names a message takes as values, nested plural and select branches included. */
+function argumentsOf(elements: MessageFormatElement[], names = new Set<string>()): Set<string> {
+  for (const element of elements) {
+    if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
+    names.add(element.value);
+    if (element.type === TYPE.plural || element.type === TYPE.select) {
+      for (const option of Object.values(element.options)) argumentsOf(option.value, names);
+    }
+  }
+  return names;
+}
+
+describe('the message catalogues', () => {
+  it.each(LANGUAGES.filter((language) => language !== 'en'))('%s has exactly the keys of English, each taking the same values', (language) => {
+    const messages = readMessages(language);
+    expect(Object.keys(messages).sort()).toEqual(Object.keys(english).sort());
+    for (const [key, source] of Object.entries(english)) {
+      expect([key, [...argumentsOf(parse(messages[key]!))].sort()]).toEqual([key, [...argumentsOf(parse(source))].sort()]);
+    }
+  });
+
+  it('has no key that no source file uses', () => {
+    const sources: string[] = [];
+    const walk = (directory: string) => {
+      for (const entry of readdirSync(directory, { withFileTypes: true })) {
+        const path = join(directory, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts')) sources.push(readFileSync(path, 'utf8'));
+      }
+    };
+    walk(new URL('../..', import.meta.url).pathname);
+    const text = sources.join('\n');
+    expect(Object.keys(english).filter((key) => !text.includes(`'${key}'`))).toEqual([]);
+  });
+
+  it('formats plurals by each language’s own rules (Ukrainian: one, few, many)', () => {
+    const catalogue = new Catalogue({ en: { n: '{count, plural, one {# note} other {# notes}}' }, uk: { n: '{count, plural, one {# нотатка} few {# нотатки} many {# нотаток} other {# нотатки}}' } });
+    const ukrainian = catalogue.translator('uk');
+    expect([1, 3, 5, 11, 21, 22, 1.5].map((count) => ukrainian.t('n' as never, { count }))).toEqual(['1 нотатка', '3 нотатки', '5 нотаток', '11 нотаток', '21 нотатка', '22 нотатки', '1,5 нотатки']);
+    expect(catalogue.format('en', 'n' as never, { count: 1 })).toBe('1 note');
+  });
+
+  it('falls back to English for a key a language lacks, and wraps every message when asked to', () => {
+    const catalogue = new Catalogue({ en: { a: 'Notes' }, uk: {} }, true);
+    expect(catalogue.format('uk', 'a' as never)).toBe('⟦Notes⟧');
+  });
+});
+
+describe('choosing the language', () => {
+  it('takes the user’s own choice over the browser’s', () => {
+    expect(chooseLanguage('en-GB,en;q=0.9', 'uk')).toBe('uk');
+  });
+
+  it('takes the browser’s languages by weight, the first the catalogue has', () => {
+    expect(chooseLanguage('uk-UA,uk;q=0.9,en;q=0.8')).toBe('uk');
+    expect(chooseLanguage('de-DE, uk;q=0.5, en;q=0.7')).toBe('en');
+    expect(chooseLanguage('fr;q=0.9, UK;q=0.95')).toBe('uk');
+    expect(chooseLanguage('uk;q=0, en')).toBe('en');
+  });
+
+  it('answers English for no header, a setting it does not know, or nonsense', () => {
+    expect(chooseLanguage(undefined)).toBe('en');
+    expect(chooseLanguage('', 'xx')).toBe('en');
+    expect(chooseLanguage(';;;,=,q=2')).toBe('en');
+    expect(chooseLanguage(`${'x,'.repeat(10_000)}uk`)).toBe('en');
+  });
+});
