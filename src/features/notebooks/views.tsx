@@ -32,7 +32,7 @@ export function NotebookListPage({ ctx, notebooks }: { ctx: ViewContext; noteboo
               </span>
               <span class="row-actions">
                 <a href={`/notebooks/${notebook.id}/edit/`}>Edit<span class="visually-hidden"> {notebook.title}</span></a>
-                <a href={`/notebooks/${notebook.id}/delete/`}>Delete<span class="visually-hidden"> {notebook.title}</span></a>
+                <a href={`/notebooks/${notebook.id}/delete/`} data-confirm>Delete<span class="visually-hidden"> {notebook.title}</span></a>
               </span>
             </li>
           ))}
@@ -53,7 +53,7 @@ export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext
         <span class="row-actions">
           <a href={`/notes/new/`} role="button">New note</a>
           <a href={`/notebooks/${notebook.id}/edit/`} role="button" class="secondary outline">Edit</a>
-          <a href={`/notebooks/${notebook.id}/delete/`} role="button" class="secondary outline">Delete</a>
+          <a href={`/notebooks/${notebook.id}/delete/`} data-confirm role="button" class="secondary outline">Delete</a>
         </span>
       </div>
       {notebook.description ? <p class="notebook-description">{notebook.description}</p> : null}

@@ -25,7 +25,7 @@ export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
               </a>
               <span class="row-actions">
                 <a href={`/tags/${tag.id}/edit/`}>Edit<span class="visually-hidden"> {tag.name}</span></a>
-                <a href={`/tags/${tag.id}/delete/`}>Delete<span class="visually-hidden"> {tag.name}</span></a>
+                <a href={`/tags/${tag.id}/delete/`} data-confirm>Delete<span class="visually-hidden"> {tag.name}</span></a>
               </span>
             </li>
           ))}
