@@ -44,11 +44,12 @@ export class Person {
     page.on('pageerror', (error) => this.errors.push(error.message));
   }
 
-  static async open(browser: Browser, name: string, options: { javaScript?: boolean } = {}): Promise<Person> {
+  static async open(browser: Browser, name: string, options: { javaScript?: boolean; locale?: string } = {}): Promise<Person> {
     const context = await browser.newContext({
       baseURL: inject('baseUrl'),
       viewport: DESKTOP,
-      locale: 'en-GB',
+      // Also the browser's Accept-Language.
+      locale: options.locale ?? 'en-GB',
       timezoneId: 'Europe/Berlin',
       colorScheme: 'light',
       // Pico animates colours; without motion axe never measures a colour half-way.
