@@ -232,6 +232,12 @@
   // times are written in the reader's zone, like the live ones.
   for (const content of serverRendered) fillContent(content, content.textContent);
   for (const time of log.querySelectorAll('time[datetime]')) time.textContent = formatTime(time.dateTime);
+  // On a phone the box must show under the history without scrolling the page (app.css sizes the
+  // history for a usual header; a flash message or a long group name may take more).
+  if (window.matchMedia('(max-width: 575px)').matches) {
+    const overflow = form.getBoundingClientRect().bottom - window.innerHeight;
+    if (overflow > 0) scroller.style.maxHeight = `${Math.max(160, scroller.getBoundingClientRect().height - overflow - 8)}px`;
+  }
   scrollToBottom();
   // The box is ready to type in (autofocus may have run before the form was shown).
   if (document.activeElement === document.body || document.activeElement === document.getElementById('main')) input.focus({ preventScroll: true });
