@@ -34,6 +34,7 @@ import { Outbox } from './platform/mail/outbox.js';
 import { LinkCards } from './platform/link-cards.js';
 import { Notifications } from './platform/notifications.js';
 import { ActivityObjects } from './platform/activity.js';
+import { GroupShelf } from './platform/group-shelf.js';
 import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/process/request-log.js';
@@ -112,7 +113,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   const background = new BackgroundJobs();
   app.decorate('background', background);
   app.addHook('onClose', () => background.stop());
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub), activity: new ActivityObjects(), background, linkCards: new LinkCards() };
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub), activity: new ActivityObjects(), background, linkCards: new LinkCards(), groupShelf: new GroupShelf() };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

@@ -41,12 +41,20 @@
     errorBox.textContent = text;
   }
 
+  /**
+   * One format for every message, history and live alike, in the reader's zone: "10:10 PM" today,
+   * "Nov 24, 10:10 PM" before, with the year when not this year's (the server writes the same for
+   * the account's zone: chat-views.tsx chatTime).
+   */
   function formatTime(iso) {
     const date = new Date(iso);
-    const sameDay = date.toDateString() === new Date().toDateString();
-    return sameDay
-      ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
-      : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    if (Number.isNaN(date.getTime())) return iso;
+    const now = new Date();
+    const options = { hour: 'numeric', minute: '2-digit' };
+    if (date.toDateString() !== now.toDateString()) {
+      Object.assign(options, { month: 'short', day: 'numeric' }, date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' });
+    }
+    return date.toLocaleString(undefined, options);
   }
 
   function messageElement(message) {
@@ -220,8 +228,18 @@
     }
   });
 
-  // The server's history is text: its links become anchors and cards like the live ones.
+  // The server's history is text: its links become anchors and cards like the live ones, and its
+  // times are written in the reader's zone, like the live ones.
   for (const content of serverRendered) fillContent(content, content.textContent);
+  for (const time of log.querySelectorAll('time[datetime]')) time.textContent = formatTime(time.dateTime);
+  // On a phone the box must show under the history without scrolling the page (app.css sizes the
+  // history for a usual header; a flash message or a long group name may take more).
+  if (window.matchMedia('(max-width: 575px)').matches) {
+    const overflow = form.getBoundingClientRect().bottom - window.innerHeight;
+    if (overflow > 0) scroller.style.maxHeight = `${Math.max(160, scroller.getBoundingClientRect().height - overflow - 8)}px`;
+  }
   scrollToBottom();
+  // The box is ready to type in (autofocus may have run before the form was shown).
+  if (document.activeElement === document.body || document.activeElement === document.getElementById('main')) input.focus({ preventScroll: true });
   connect();
 })();

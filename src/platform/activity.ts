@@ -3,7 +3,7 @@ import { jsonRowsFrom, parseJsonRows } from '../db/json-rows.js';
 import type { Database } from '../db/schema.js';
 
 /** What happened in a group: an object shared into it or changed, a member coming or going. */
-export type ActivityKind = 'note.shared' | 'list.added' | 'list.changed' | 'member.added' | 'member.left' | 'member.removed';
+export type ActivityKind = 'note.shared' | 'list.added' | 'list.changed' | 'member.added' | 'member.left' | 'member.removed' | 'group.renamed';
 
 export interface ActivityEvent {
   groupId: number;

@@ -11,6 +11,8 @@ export interface NavigationCount {
   href: string;
   /** What the number counts, for the accessible name: `unread message`, `unread messages`. */
   counted: { one: string; many: string };
+  /** The pages where this link is the current one (aria-current), rather than a section's: `/groups/<pk>/chat/`. */
+  current?: RegExp;
   /**
    * A scalar subquery counting for the user (`userId` a reference to the session's user),
    * bounded like the bell's (UNREAD_CAP): it runs with every page.
@@ -23,11 +25,12 @@ export interface NavigationBadge {
   label: string;
   href: string;
   counted: { one: string; many: string };
+  current?: RegExp;
   count: number;
 }
 
 /** The counts of a session's row (columns `navigation_<index>`), with what the links show. */
 export function navigationBadges(counts: readonly NavigationCount[], row: object): NavigationBadge[] {
   const values = row as Record<string, unknown>;
-  return counts.map(({ label, href, counted }, index) => ({ label, href, counted, count: Number(values[`navigation_${index}`] ?? 0) }));
+  return counts.map(({ label, href, counted, current }, index) => ({ label, href, counted, current, count: Number(values[`navigation_${index}`] ?? 0) }));
 }

@@ -8,6 +8,7 @@ import type { LinkCards } from './link-cards.js';
 import type { SessionStore } from './chain/session.js';
 import type { Outbox } from './mail/outbox.js';
 import type { ActivityObjects } from './activity.js';
+import type { GroupShelf } from './group-shelf.js';
 import type { Notifications } from './notifications.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
@@ -28,4 +29,6 @@ export interface Services {
   background: BackgroundJobs;
   /** Kinds of this site's objects a chat link can show as a card: each feature registers its own. */
   linkCards: LinkCards;
+  /** Kinds of object shared with a group, listed on the group page: each feature registers its own. */
+  groupShelf: GroupShelf;
 }

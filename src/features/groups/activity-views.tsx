@@ -25,6 +25,8 @@ function EventWords({ event }: { event: ActivityEntry }) {
       return <>{member} left the group</>;
     case 'member.removed':
       return <>{actor} removed {member}</>;
+    case 'group.renamed':
+      return <>{actor} renamed the group</>;
   }
 }
 

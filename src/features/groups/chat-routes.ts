@@ -4,7 +4,7 @@ import { BadRequest, Forbidden, NotFound } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { type ViewContext, viewContext } from '../../platform/views/render.js';
 import { chatApi } from './api-chat.js';
 import { chatCardRoutes } from './chat-cards.js';
 import { lostAccessCheck } from './chat-access.js';
@@ -17,6 +17,18 @@ import { chatFrame, historyQuery } from './forms.js';
 import { GroupsRepository } from './repository.js';
 
 const PING_INTERVAL_MS = 30_000;
+const CHAT_LABEL = 'Chat';
+
+/**
+ * The page's context with the navigation's chat count less this group's unread messages: the
+ * session counted them before the page marked them read. (Past UNREAD_CAP the total was cut short,
+ * so what is left may be fewer than the other groups hold; the next page counts afresh.)
+ */
+function readingGroup(ctx: ViewContext, unreadHere: number): ViewContext {
+  if (!ctx.user || unreadHere === 0) return ctx;
+  const navigation = ctx.user.navigation.map((badge) => (badge.label === CHAT_LABEL ? { ...badge, count: Math.max(0, badge.count - unreadHere) } : badge));
+  return { ...ctx, user: { ...ctx.user, navigation } };
+}
 
 export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, linkCards }) => {
   const groups = new GroupsRepository(db);
@@ -27,7 +39,13 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   const reads = new ChatReads(db);
   const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
-  sessions.addNavigationCount({ label: 'Chat', href: '/groups/', counted: { one: 'unread chat message', many: 'unread chat messages' }, query: unreadChatTotalQuery });
+  sessions.addNavigationCount({
+    label: CHAT_LABEL,
+    href: '/groups/',
+    counted: { one: 'unread chat message', many: 'unread chat messages' },
+    current: /^\/groups\/\d+\/chat\/$/,
+    query: unreadChatTotalQuery,
+  });
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
     ratePerSecond: config.chatRatePerSecond,
@@ -48,11 +66,12 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
   };
 
   app.get('/groups/:pk/chat/', async (request, reply) => {
-    const group = await memberGroup(request);
+    const group = await groups.findMemberGroupWithUnread(request.user!.id, pathId(request));
+    if (!group) throw new NotFound();
     const history = await chat.history(group.id, request.user!.id);
     // The page shows the latest messages (to readers without JavaScript too): they are read.
     if (history.length > 0) await reads.markRead({ userId: request.user!.id, groupId: group.id, messageId: history.at(-1)!.message_id });
-    return reply.render(ChatPage({ ctx: viewContext(request), group, history, linkPaths: linkCards.paths() }));
+    return reply.render(ChatPage({ ctx: readingGroup(viewContext(request), group.unread), group, history, linkPaths: linkCards.paths() }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {

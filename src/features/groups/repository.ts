@@ -5,6 +5,7 @@ import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadInGroupQuery } from './chat-reads.js';
 import type { ActivityEntry, ActivityObjects } from '../../platform/activity.js';
+import type { GroupShelf, ShelfSection } from '../../platform/group-shelf.js';
 
 export interface GroupSummary {
   id: number;
@@ -27,6 +28,8 @@ export interface GroupPageRows {
   members: GroupMember[];
   /** Its recent events the reader may see. */
   activity: ActivityEntry[];
+  /** What is shared with the group that the reader may see, by kind (platform/group-shelf.ts). */
+  shared: ShelfSection[];
 }
 
 /** Groups and memberships: the one place other features learn which groups a user is in. */
@@ -118,11 +121,22 @@ export class GroupsRepository {
     return row && { ...row, member_count: Number(row.member_count) };
   }
 
+  /** findMemberGroup with the user's unread messages in it (up to UNREAD_CAP), for the chat page: one query. */
+  async findMemberGroupWithUnread(userId: number, groupId: number): Promise<(GroupSummary & { unread: number }) | undefined> {
+    const row = await this.summaries()
+      .select((eb) => unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'))
+      .where('groups.id', '=', groupId)
+      .where('groups.id', 'in', this.memberGroupIds(userId))
+      .executeTakeFirst();
+    return row && { ...row, member_count: Number(row.member_count), unread: Number(row.unread ?? 0) };
+  }
+
   /**
    * A group the user belongs to with its members by username and, given the kinds of object
-   * (the page; the API shows none), its recent events the user may see (JSON arrays): one query.
+   * (the page; the API shows none), its recent events the user may see and, given the shelf, what
+   * is shared with it that the user may see (JSON arrays): one query.
    */
-  async findMemberGroupPage(userId: number, groupId: number, activity?: ActivityObjects): Promise<GroupPageRows | undefined> {
+  async findMemberGroupPage(userId: number, groupId: number, activity?: ActivityObjects, shelf?: GroupShelf): Promise<GroupPageRows | undefined> {
     const row = await this.summaries()
       .select((eb) => [
         jsonRowsFrom(
@@ -135,16 +149,18 @@ export class GroupsRepository {
             .orderBy('users.username'),
         ).as('members'),
         (activity ? activity.recentColumn(this.db, userId, eb.ref('groups.id')) : sql<unknown>`null`).as('activity'),
+        ...(shelf ? shelf.columns(this.db, userId, eb.ref('groups.id')) : []),
       ])
       .where('groups.id', '=', groupId)
       .where('groups.id', 'in', this.memberGroupIds(userId))
       .executeTakeFirst();
     if (!row) return undefined;
-    const { members, activity: events, ...group } = row;
+    const { members, activity: events, id, name, owner_id, owner, member_count, created_at } = row;
     return {
-      group: { ...group, member_count: Number(group.member_count) },
+      group: { id, name, owner_id, owner, created_at, member_count: Number(member_count) },
       members: parseJsonRows<GroupMember>(members),
       activity: activity ? activity.readRecent(events) : [],
+      shared: shelf ? shelf.read(row) : [],
     };
   }
 
@@ -193,6 +209,12 @@ export class GroupsRepository {
       .values({ name, name_key: identityKey(name), owner_id: ownerId, created_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Renames the owner's group, its key worked out as insertGroup does; false when it is not theirs. */
+  async renameGroup(groupId: number, ownerId: number, name: string): Promise<boolean> {
+    const result = await this.db.updateTable('groups').set({ name, name_key: identityKey(name) }).where('id', '=', groupId).where('owner_id', '=', ownerId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async addMember(groupId: number, userId: number, now = Date.now()): Promise<void> {

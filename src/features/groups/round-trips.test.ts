@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { QueryCounter } from '../../../test/query-count.js';
+import { createNote } from '../../../test/notes-factories.js';
+import { createShoppingList } from '../../../test/lists.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
 // the other. These tests pin how many a group page makes, the session's included, so that a
@@ -24,6 +26,8 @@ beforeAll(async () => {
   ownGroup = await createGroup(t.db, reader.user, [friend, neighbour], 'Household');
   friendsGroup = await createGroup(t.db, friend, [reader.user], 'Book club');
   hiddenGroup = await createGroup(t.db, stranger, [neighbour], 'Not yours');
+  await createNote(t.db, friend, { title: 'Shared recipe', group_id: ownGroup.id });
+  await createShoppingList(t.db, reader.user, { title: 'Shared groceries', group: ownGroup });
   await browser.get('/groups/');
 });
 afterAll(() => t.close());
@@ -33,8 +37,9 @@ describe('round trips per group page', () => {
     expect(await counter.forPage(browser, '/groups/', 200, ['Household', 'Book club'])).toBe(2);
   });
 
-  it('a group page takes two queries, for its owner and for a member: session, the group with its members', async () => {
-    expect(await counter.forPage(browser, `/groups/${ownGroup.id}/`, 200, ['3 members', `Remove<span class="visually-hidden"> ${friend.username}`])).toBe(2);
+  it('a group page takes two queries, for its owner and for a member: session, the group with its members, activity and shared notes and lists', async () => {
+    // The shared notes and lists are JSON columns of the group's statement (platform/group-shelf.ts): no round trip of their own.
+    expect(await counter.forPage(browser, `/groups/${ownGroup.id}/`, 200, ['3 members', `Remove<span class="visually-hidden"> ${friend.username}`, 'Shared recipe', 'Shared groceries'])).toBe(2);
     expect(await counter.forPage(browser, `/groups/${friendsGroup.id}/`, 200, ['2 members', friend.username, 'Leave this group'])).toBe(2);
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
-import { pathId } from '../../platform/ids.js';
+import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { groupsApi } from './api.js';
@@ -9,8 +9,9 @@ import { groupMembersApi } from './api-members.js';
 import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './forms.js';
 import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
+import { GroupEditPage, LeaveConfirmPage, RemoveMemberConfirmPage } from './manage-views.js';
 
-export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, activity }) => {
+export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, activity, groupShelf }) => {
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
   groupsApi(app, service);
@@ -45,7 +46,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   });
 
   app.get('/groups/:pk/', async (request, reply) => {
-    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request), activity);
+    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request), activity, groupShelf);
     if (!page) throw new NotFound();
     return reply.render(GroupPage({ ctx: viewContext(request), ...page }));
   });
@@ -53,7 +54,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   app.post('/groups/:pk/members/', async (request, reply) => {
     const group = await ownedGroup(request);
     const showErrors = async (errors: Record<string, string[]>, values = {}) => {
-      const page = (await groups.findMemberGroupPage(request.user!.id, group.id, activity))!;
+      const page = (await groups.findMemberGroupPage(request.user!.id, group.id, activity, groupShelf))!;
       return reply.render(GroupPage({ ctx: viewContext(request), ...page, values, errors }), 400);
     };
     const action = parseForm(memberActionForm, request.body);
@@ -74,10 +75,39 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
     return reply.redirect(`/groups/${group.id}/`, 302);
   });
 
-  app.post('/groups/:pk/leave/', async (request, reply) => {
+  app.get('/groups/:pk/edit/', async (request, reply) => reply.render(GroupEditPage({ ctx: viewContext(request), group: await ownedGroup(request) })));
+
+  app.post('/groups/:pk/edit/', async (request, reply) => {
+    const group = await ownedGroup(request);
+    const form = parseForm(groupForm, request.body);
+    if (!form.ok) return reply.render(GroupEditPage({ ctx: viewContext(request), group, values: form.values, errors: form.errors }), 400);
+    const renamed = await service.rename(group, form.data.name);
+    if (!renamed.ok) return reply.render(GroupEditPage({ ctx: viewContext(request), group, values: { name: form.data.name }, errors: renamed.errors }), 400);
+    request.flash(`The group is now called “${form.data.name}”.`);
+    return reply.redirect(`/groups/${group.id}/`, 302);
+  });
+
+  /** The confirmation of a removal: the owner's, of a member who is not the owner; 404 otherwise. */
+  app.get('/groups/:pk/members/:user_pk/remove/', async (request, reply) => {
+    const group = await ownedGroup(request);
+    const memberId = parseId((request.params as { user_pk?: string }).user_pk);
+    if (memberId === null || memberId === group.owner_id) throw new NotFound();
+    const [member] = await groups.pageMembers(request.user!.id, group.id, 1, undefined, memberId);
+    if (!member) throw new NotFound();
+    return reply.render(RemoveMemberConfirmPage({ ctx: viewContext(request), group, member }));
+  });
+
+  /** The owner cannot leave (there would be no one to manage the group): not a change they may make. */
+  const leavableGroup = async (request: FastifyRequest) => {
     const group = await memberGroup(request);
-    // The owner cannot leave (there would be no one to manage the group): not a change they may make.
     if (group.owner_id === request.user!.id) throw new NotFound();
+    return group;
+  };
+
+  app.get('/groups/:pk/leave/', async (request, reply) => reply.render(LeaveConfirmPage({ ctx: viewContext(request), group: await leavableGroup(request) })));
+
+  app.post('/groups/:pk/leave/', async (request, reply) => {
+    const group = await leavableGroup(request);
     await service.leave(group.id, request.user!.id);
     request.flash(`You left ${group.name}.`, 'info');
     return reply.redirect('/groups/', 302);

@@ -45,6 +45,26 @@ export class GroupsService {
   }
 
   /**
+   * The owner renames the group: names stay unique per owner by the same key as at creation, the
+   * unique index deciding between two renames at once. Recorded in the group's activity.
+   */
+  async rename(group: Group, name: string): Promise<Outcome<null>> {
+    const same = await this.groups.findOwnedByName(group.owner_id, name);
+    if (same && same.id !== group.id) return nameTaken();
+    if (group.name === name) return { ok: true, value: null };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (!(await new GroupsRepository(trx).renameGroup(group.id, group.owner_id, name))) return;
+        await recordActivity(trx, { groupId: group.id, kind: 'group.renamed', actorId: group.owner_id });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return nameTaken();
+      throw error;
+    }
+    return { ok: true, value: null };
+  }
+
+  /**
    * Adds the user and tells them, in one transaction: a notification is never sent for a
    * membership that did not happen, nor twice for one (re-adding a member is an error, no change).
    * `addedBy` names who did it in the notification; none for the administrator's CLI.

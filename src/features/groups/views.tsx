@@ -4,6 +4,8 @@ import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { ActivityEntry } from '../../platform/activity.js';
 import { GroupActivity } from './activity-views.js';
+import type { ShelfSection } from '../../platform/group-shelf.js';
+import { Time } from '../../platform/views/controls.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -71,6 +73,7 @@ interface GroupPageProps {
   group: GroupSummary;
   members: GroupMember[];
   activity: ActivityEntry[];
+  shared: ShelfSection[];
   values?: FormValues;
   errors?: FormErrors;
 }
@@ -85,18 +88,39 @@ function MemberRow({ ctx, group, member, isOwner }: { ctx: ViewContext; group: G
         {member.id === ctx.user?.id ? <span class="badge">you</span> : null}
       </span>
       {isOwner && !memberIsOwner ? (
-        <form method="post" action={`/groups/${group.id}/members/`} class="inline">
-          <CsrfField ctx={ctx} />
-          <input type="hidden" name="action" value="remove" />
-          <input type="hidden" name="user_pk" value={String(member.id)} />
-          <button type="submit" class="secondary outline small">Remove<span class="visually-hidden"> {member.username}</span></button>
-        </form>
+        <a href={`/groups/${group.id}/members/${member.id}/remove/`} role="button" class="secondary outline small" data-confirm="">
+          Remove<span class="visually-hidden"> {member.username}</span>
+        </a>
       ) : null}
     </li>
   );
 }
 
-export function GroupPage({ ctx, group, members, activity, values = {}, errors = {} }: GroupPageProps) {
+/** What is shared with the group, one section per kind, newest first (platform/group-shelf.ts). */
+function SharedSections({ sections }: { sections: ShelfSection[] }) {
+  return (
+    <>
+      {sections.map((section) => (
+        <section aria-labelledby={`shared-${section.kind}-heading`} class="group-shelf">
+          <h2 id={`shared-${section.kind}-heading`}>{section.heading}</h2>
+          {section.items.length === 0 ? (
+            <p class="empty">None shared with the group yet.</p>
+          ) : (
+            <ul class="activity-list">
+              {section.items.map((item) => (
+                <li>
+                  <a href={item.url}>{item.title}</a> <small>updated <Time ms={item.updated_at} /></small>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </>
+  );
+}
+
+export function GroupPage({ ctx, group, members, activity, shared, values = {}, errors = {} }: GroupPageProps) {
   const isOwner = group.owner_id === ctx.user?.id;
   return (
     <Layout ctx={ctx} title={group.name}>
@@ -104,7 +128,11 @@ export function GroupPage({ ctx, group, members, activity, values = {}, errors =
         <h1>{group.name}</h1>
         <a href={`/groups/${group.id}/chat/`} role="button">Open chat</a>
       </div>
-      <p>Owned by {isOwner ? 'you' : group.owner} · {plural(group.member_count, 'member', 'members')}</p>
+      <p>
+        Owned by {isOwner ? 'you' : group.owner} · {plural(group.member_count, 'member', 'members')}
+        {isOwner ? <> · <a href={`/groups/${group.id}/edit/`}>Rename<span class="visually-hidden"> the group</span></a></> : null}
+      </p>
+      <SharedSections sections={shared} />
       <section aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         <FieldErrors id="id_user_pk_errors" messages={errors.user_pk ?? []} />
@@ -123,13 +151,10 @@ export function GroupPage({ ctx, group, members, activity, values = {}, errors =
             <Field name="username" label="Username" value={values.username} errors={errors} required maxLength={150} autocomplete="off" />
             <button type="submit">Add member</button>
           </form>
-          <p><a href={`/groups/${group.id}/delete/`} class="danger-link">Delete this group…</a></p>
+          <p><a href={`/groups/${group.id}/delete/`} class="danger-link" data-confirm="">Delete this group…</a></p>
         </section>
       ) : (
-        <form method="post" action={`/groups/${group.id}/leave/`}>
-          <CsrfField ctx={ctx} />
-          <button type="submit" class="secondary">Leave this group</button>
-        </form>
+        <p><a href={`/groups/${group.id}/leave/`} role="button" class="secondary" data-confirm="">Leave this group</a></p>
       )}
     </Layout>
   );

@@ -14,7 +14,7 @@ export function NoteBadges({ note, viewerId }: { note: NoteRow; viewerId: number
       {note.is_pinned ? <li class="badge badge-pinned">Pinned</li> : null}
       {note.priority > 0 ? <li class={`badge badge-priority-${note.priority}`}>{PRIORITIES[note.priority]} priority</li> : null}
       {note.is_archived ? <li class="badge">Archived</li> : null}
-      {note.group_name !== null ? <li class="badge badge-group">Group: {note.group_name}</li> : null}
+      {note.group_name !== null ? <li class="badge badge-group">Group: <a href={`/groups/${note.group_id}/`}>{note.group_name}</a></li> : null}
       {owned ? null : <li class="badge badge-owner">By {note.owner_username}</li>}
       {owned && note.notebook_id !== null ? (
         <li>

@@ -39,7 +39,7 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, linkCards, activity }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, linkCards, activity, groupShelf }) => {
   const service = new NotesService(db, dialect);
   linkCards.register({
     kind: 'note',
@@ -48,6 +48,15 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     visible: (viewerId, ids) => service.notes.visibleNotes(viewerId).where((eb) => isOneOf(db, eb.ref('notes.id'), ids)).select(['notes.id', 'notes.title']).execute(),
   });
   activity.register(noteActivity(db));
+  // The group page lists the group's notes (not archived) by the same rule as their pages.
+  groupShelf.register({
+    kind: 'note',
+    heading: 'Notes',
+    path: (id) => `/notes/${id}/`,
+    shared: (viewerId, groupId, limit) =>
+      service.notes.visibleNotes(viewerId).where('notes.group_id', '=', groupId).where('notes.is_archived', '=', 0)
+        .select(['notes.id', 'notes.title', 'notes.updated_at']).orderBy('notes.updated_at', 'desc').orderBy('notes.id', 'desc').limit(limit),
+  });
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);

@@ -27,6 +27,14 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
       lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('shopping_lists.id'), ids)).select(['shopping_lists.id', 'shopping_lists.title']).execute(),
   });
   services.activity.register(shoppingActivity(services.db));
+  services.groupShelf.register({
+    kind: 'shopping',
+    heading: 'Shopping lists',
+    path: (id) => `/shopping/${id}/`,
+    shared: (viewerId, groupId, limit) =>
+      lists.visibleLists(viewerId).where('shopping_lists.group_id', '=', groupId)
+        .select(['shopping_lists.id', 'shopping_lists.title', 'shopping_lists.updated_at']).orderBy('shopping_lists.updated_at', 'desc').orderBy('shopping_lists.id', 'desc').limit(limit),
+  });
   liveListRoutes(app, services, shoppingLiveKind(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
 

@@ -29,7 +29,7 @@ function BrandMark() {
 /** A link with a count beside it (platform/navigation-counts.ts), stopping at UNREAD_CAP like the bell's. */
 function NavigationCountLink({ ctx, badge }: { ctx: ViewContext; badge: NavigationBadge }) {
   return (
-    <a href={badge.href} class="nav-count-link">
+    <a href={badge.href} class="nav-count-link" aria-current={badge.current?.test(ctx.path) ? 'page' : undefined}>
       {badge.label}
       {badge.count > 0 ? (
         <>
@@ -41,7 +41,9 @@ function NavigationCountLink({ ctx, badge }: { ctx: ViewContext; badge: Navigati
   );
 }
 
+/** A section is current on the pages under it, unless a counted link claims the page (the chat's). */
 function current(ctx: ViewContext, href: string): 'page' | undefined {
+  if (ctx.user?.navigation.some((badge) => badge.current?.test(ctx.path))) return undefined;
   return ctx.path.startsWith(href) ? 'page' : undefined;
 }
 

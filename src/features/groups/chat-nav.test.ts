@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
+import { ApiClient } from '../../../test/api.js';
+import { chatTime } from './chat-views.js';
+
+// On a group's chat page the navigation's Chat link is the current one, and its count leaves out
+// the group being read (the session counted before the page marked it read).
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ PAGE_CACHE_MB: '0' });
+});
+afterAll(() => t.close());
+
+async function post(browser: TestBrowser, groupId: number, content: string): Promise<void> {
+  expect((await new ApiClient(t.app, { browser }).post(`/api/v1/groups/${groupId}/messages/`, { content })).statusCode).toBe(201);
+}
+
+const chatLink = (body: string) => /<a href="\/groups\/" class="nav-count-link"[^>]*>Chat(?:<span class="nav-count" aria-hidden="true">(\d+)<\/span>)?/.exec(body);
+
+describe('Chat in the navigation on a chat page', () => {
+  it('is current there (Groups is not) and counts only the other groups’ unread messages', async () => {
+    const reader = await loggedIn(t);
+    const writer = await loggedIn(t);
+    const here = await createGroup(t.db, writer.user, [reader.user]);
+    const elsewhere = await createGroup(t.db, writer.user, [reader.user]);
+    for (const text of ['one', 'two', 'three']) await post(writer.browser, here.id, text);
+    await post(writer.browser, elsewhere.id, 'hello');
+    const notes = await reader.browser.get('/notes/');
+    expect(chatLink(notes.body)?.[1]).toBe('4');
+    const chat = await reader.browser.get(`/groups/${here.id}/chat/`);
+    expect(chatLink(chat.body)?.[0]).toContain('aria-current="page"');
+    expect(chatLink(chat.body)?.[1]).toBe('1');
+    expect(chat.body).toContain('<a href="/groups/">Groups</a>');
+    expect(chatLink((await reader.browser.get('/notes/')).body)?.[1]).toBe('1');
+    // On the group's own page Groups is current, Chat is not.
+    const group = await reader.browser.get(`/groups/${here.id}/`);
+    expect(group.body).toContain('<a href="/groups/" aria-current="page">Groups</a>');
+    expect(chatLink(group.body)?.[0]).not.toContain('aria-current');
+  });
+});
+
+describe('chatTime, the chat’s one format', () => {
+  const now = new Date('2026-11-25T12:00:00Z');
+  it('writes only the time for today, in the account’s zone', () => {
+    expect(chatTime('UTC', '2026-11-25T09:05:00Z', now)).toBe('9:05 AM');
+    expect(chatTime('America/New_York', '2026-11-25T15:10:00Z', now)).toBe('10:10 AM');
+  });
+  it('adds the day before today, and the year before this year', () => {
+    expect(chatTime('UTC', '2026-11-24T22:10:00Z', now)).toBe('Nov 24, 10:10 PM');
+    expect(chatTime('Europe/Berlin', '2026-11-24T22:10:00Z', now)).toBe('Nov 24, 11:10 PM');
+    expect(chatTime('UTC', '2025-03-01T08:00:00Z', now)).toBe('Mar 1, 2025, 8:00 AM');
+  });
+});
