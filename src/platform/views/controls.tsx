@@ -1,6 +1,5 @@
 import { dateTimeIn } from '../time-zones.js';
-import { CsrfField } from './forms.js';
-import { Layout } from './layout.js';
+import { ConfirmPage } from './confirm.js';
 import type { ViewContext } from './render.js';
 
 // Pieces shared by several features: the delete confirmation and dates.
@@ -15,22 +14,12 @@ export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence
   consequence: string;
 }) {
   return (
-    <Layout ctx={ctx} title={`Delete ${kind}`}>
-      <article class="narrow">
-        <h1>Delete this {kind}?</h1>
-        <p>
-          <strong>{name}</strong>
-        </p>
-        <p>{consequence}</p>
-        <form method="post" action={action}>
-          <CsrfField ctx={ctx} />
-          <div class="actions">
-            <button type="submit" class="danger">Delete</button>
-            <a href={cancel} role="button" class="secondary outline">Cancel</a>
-          </div>
-        </form>
-      </article>
-    </Layout>
+    <ConfirmPage ctx={ctx} title={`Delete ${kind}`} heading={`Delete this ${kind}?`} action={action} button="Delete" cancel={cancel}>
+      <p>
+        <strong>{name}</strong>
+      </p>
+      <p>{consequence}</p>
+    </ConfirmPage>
   );
 }
 
