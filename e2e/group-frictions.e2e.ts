@@ -32,7 +32,7 @@ describe('group frictions', () => {
     await browser?.close();
   });
 
-  test('the group page lists the notes and shopping lists shared with the group', async () => {
+  test('ann shares a note and a shopping list with her group, and keeps a note to herself', async () => {
     await register(ann, 'gf_ann');
     await register(ben, 'gf_ben');
     await ann.visit('/groups/new/');
@@ -54,7 +54,9 @@ describe('group frictions', () => {
     await fill(ann, { Title: 'Picnic shop' });
     await ann.page.getByLabel('Group (optional)').selectOption({ label: 'Hill family' });
     expect(await submit(ann, 'Create list')).toBe(302);
+  });
 
+  test('a member sees exactly them on the group page', async () => {
     await ben.visit(`/groups/${groupId}/`);
     const notes = ben.page.getByRole('region', { name: 'Notes' });
     expect(await notes.getByRole('link').allTextContents()).toEqual(['Picnic plan']);

@@ -102,7 +102,7 @@ describe('rows', () => {
     expect(body).toContain('fill="#112233"');
     expect(body).toContain('novels</a>');
     expect(body).toContain('fill="#445566"');
-    expect(body).toContain('Group: Book club');
+    expect(body).toContain(`Group: <a href="/groups/${group.id}/">Book club</a>`);
     expect(body).toContain('>Pinned</li>');
     expect(body).toContain('High priority');
   });

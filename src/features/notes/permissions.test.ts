@@ -78,7 +78,7 @@ describe('group member', () => {
     const page = await member.browser.get(`/notes/${note.id}/`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Team agenda');
-    expect(page.body).toContain(`Group: ${group.name}`);
+    expect(page.body).toContain(`Group: <a href="/groups/${group.id}/">${group.name}</a>`);
     expect(page.body).toContain(`By ${owner.user.username}`);
     expect(page.body).not.toContain(`/notes/${note.id}/edit/`);
     expect(page.body).not.toContain(`/notes/${note.id}/pin/`);
