@@ -162,17 +162,20 @@ describe('group frictions', () => {
     await ben.page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test('leaving asks first on its own page, whose one form leaves', async () => {
-    await ben.visit(`/groups/${groupId}/`);
-    const leave = ben.page.getByRole('button', { name: 'Leave this group' });
-    expect(await leave.getAttribute('data-confirm')).not.toBeNull();
-    await leave.click();
-    await ben.page.waitForURL(`**/groups/${groupId}/leave/`);
-    await ben.audit();
+  test('leaving asks first: its confirmation page (no script) and the same question in a dialog', async () => {
+    await ben.visit(`/groups/${groupId}/leave/`);
     expect(await ben.page.locator('h1').textContent()).toBe('Leave “Hill household”?');
     expect(await ben.page.locator('main form[method="post"]').count()).toBe(1);
     await ben.screenshot('group-leave');
     await ben.screenshot('group-leave', { dark: true });
+
+    await ben.visit(`/groups/${groupId}/`);
+    const leave = ben.page.getByRole('button', { name: 'Leave this group' });
+    expect(await leave.getAttribute('data-confirm')).not.toBeNull();
+    await leave.click();
+    const dialog = ben.page.getByRole('dialog', { name: 'Leave “Hill household”?' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(path(ben)).toBe(`/groups/${groupId}/`);
     expect(await submit(ben, 'Leave group')).toBe(302);
     expect(path(ben)).toBe('/groups/');
     await ben.visit(`/groups/${groupId}/`, 404);
