@@ -69,3 +69,10 @@ describe('formatting', () => {
     expect([formatQuantity(1500), formatQuantity(2000), formatQuantity(125)]).toEqual(['1.5', '2', '0.125']);
   });
 });
+
+describe('a comma as the decimal mark', () => {
+  it('is read where it cannot be a thousands separator: one comma, one or two digits after it', () => {
+    expect([parseMoney('2,49'), parseMoney('1,5'), parseQuantity('1,5'), parseQuantity('0,25')].map((parsed) => parsed.ok && parsed.value)).toEqual([249, 150, 1500, 250]);
+    for (const text of ['1,500', '1,234.5', ',5', '1,', '1,2,3']) expect(parseQuantity(text).ok, text).toBe(false);
+  });
+});
