@@ -22,5 +22,19 @@ for (const input of document.querySelectorAll('input[data-guess-time-zone]')) {
 
 // A form shown again with errors: the first field in error takes the focus (over autofocus), so
 // that keyboard and screen-reader users start where the fix is.
-const firstInvalid = document.querySelector('form [aria-invalid="true"]');
+// An error summary at the top of the page (a failed list item) takes it first: it links to each field.
+const firstInvalid = document.querySelector('[data-error-summary]') ?? document.querySelector('form [aria-invalid="true"]');
 if (firstInvalid) firstInvalid.focus();
+
+// A 400 page that answers a POST to another path (an item's add form) shows the list's own
+// address again, so that a reload reads the page instead of posting the form again.
+const replaceUrl = document.querySelector('[data-replace-url]')?.getAttribute('data-replace-url');
+if (replaceUrl && replaceUrl.startsWith('/') && !replaceUrl.startsWith('//')) window.history.replaceState(null, '', replaceUrl);
+
+// After a change to a list the page opens at an anchor (#item-3, #add-item): the row itself, or
+// the first field of the form section, takes the focus, so keyboard users go on from there.
+const target = !firstInvalid && location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+if (target) {
+  const focusable = target.matches('[tabindex], input, select, textarea, button, a[href]') ? target : target.querySelector('input:not([type=hidden]), select, textarea');
+  focusable?.focus();
+}

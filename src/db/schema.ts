@@ -19,6 +19,8 @@ export interface UsersTable {
   last_login: number | null;
   /** An IANA time zone (platform/time-zones.ts): the user's "today". */
   timezone: Generated<string>;
+  /** An ISO 4217 code for prices and totals (migration 0020), '' for none. */
+  currency: Generated<string>;
   /** 1 for an administrator of the instance (`createuser --admin`, `promote`). */
   is_admin: Generated<number>;
   /**

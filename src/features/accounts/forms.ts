@@ -1,3 +1,4 @@
+import { isCurrency } from '../../platform/currencies.js';
 import { z } from 'zod';
 import { checkIdentityName } from '../../platform/identity-key.js';
 import { isTimeZone } from '../../platform/time-zones.js';
@@ -26,10 +27,12 @@ export const loginForm = z.object({
 
 const email = z.union([z.literal(''), z.email('Enter a valid email address.').max(254)]).optional().default('');
 
-/** The account page: the address for password-reset mail, and the user's time zone. */
+/** The account page: the address for password-reset mail, the user's time zone and currency. */
 export const accountForm = z.object({
   email,
   timezone: z.string({ error: 'Select your time zone.' }).refine(isTimeZone, 'Select a valid time zone.'),
+  /** For shopping prices and totals; absent is none. */
+  currency: z.string().trim().optional().default('').refine(isCurrency, 'Choose one of the listed currencies, or none.'),
 });
 
 /**

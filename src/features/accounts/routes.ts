@@ -127,8 +127,8 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
   app.get('/accounts/password_change/done/', async (request, reply) => reply.render(PasswordChangeDonePage({ ctx: viewContext(request) })));
 
   app.get('/accounts/', async (request, reply) => {
-    const { email, timezone } = request.user!;
-    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone } }));
+    const { email, timezone, currency = '' } = request.user!;
+    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone, currency } }));
   });
 
   app.post('/accounts/', async (request, reply) => {

@@ -1,3 +1,4 @@
+import { currencyChoices } from '../../platform/currencies.js';
 import type { ComponentChildren } from 'preact';
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import { timeZoneChoices } from '../../platform/time-zones.js';
@@ -193,6 +194,8 @@ export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; va
             help="Only used to reset a forgotten password: without one, a forgotten password cannot be reset." />
           <Select name="timezone" label="Time zone" value={values.timezone} errors={errors} choices={timeZoneChoices(values.timezone).map((zone) => ({ value: zone, label: zone }))}
             help="Your “today”: when a to-do item is overdue." />
+          <Select name="currency" label="Currency" value={values.currency} errors={errors} choices={currencyChoices()}
+            help="How shopping list prices and totals are shown to you." />
           <button type="submit">Save</button>
         </form>
         <ul>

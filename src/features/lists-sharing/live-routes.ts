@@ -51,7 +51,7 @@ export function liveListRoutes(app: FastifyInstance, { config, hub, sessions }: 
 
   app.get(`/ws/${kind.name}/:pk/`, { websocket: true, config: { public: true }, preValidation: refuseHandshake }, (socket, request) => {
     const user = request.user!;
-    const viewer = { userId: user.id, sessionKey: request.session!.key, role: handshakeRoles.get(request) ?? 'read', timezone: user.timezone };
+    const viewer = { userId: user.id, sessionKey: request.session!.key, role: handshakeRoles.get(request) ?? 'read', timezone: user.timezone, currency: user.currency ?? '' };
     const live = sockets.add(socket, { kind: kind.name, id: pathId(request) }, viewer);
     // Registered first, checked again second: a change committed between the handshake's check
     // and the registration is seen here, and any later one arrives as an event.

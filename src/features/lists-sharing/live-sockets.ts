@@ -21,9 +21,9 @@ const CHUNK = 500;
  * and time zone, so its forms carry no CSRF token (the page's script fills in its own,
  * public/js/live-list.js) and its user is no one but their time zone.
  */
-export function liveViewContext(timezone: string): ViewContext {
+export function liveViewContext(timezone: string, currency = ''): ViewContext {
   const { language, t } = translator('en');
-  return { user: { id: 0, username: '', email: '', timezone, isAdmin: false, unread: 0, navigation: [] }, path: '', csrfToken: () => '', takeMessages: () => [], language, t };
+  return { user: { id: 0, username: '', email: '', timezone, currency, isAdmin: false, unread: 0, navigation: [] }, path: '', csrfToken: () => '', takeMessages: () => [], language, t };
 }
 
 export interface LiveViewer {
@@ -32,6 +32,8 @@ export interface LiveViewer {
   role: ListRole;
   /** The viewer's time zone: a to-do item's "overdue" depends on the reader's today. */
   timezone: string;
+  /** The viewer's currency (ISO 4217, '' for none): a shopping item's price is shown in it. */
+  currency?: string;
 }
 
 export interface LiveSocket extends LiveViewer {
@@ -50,7 +52,7 @@ export interface LiveListKind {
   /** The roles of these users on the list, in one query; a user it leaves out may not see it. */
   rolesOn(listId: number, userIds: number[]): Promise<Map<number, ListRole>>;
   /** The item's row, as the list page renders it for such a viewer (form tokens left empty). */
-  renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone'>): string;
+  renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'currency'>): string;
 }
 
 export interface LiveSocketOptions {
@@ -166,7 +168,7 @@ export class LiveListSockets {
         // Rendered once per kind of viewer, not once per socket.
         const frames = new Map<string, string>();
         for (const live of sockets) {
-          const viewerKey = `${live.role}|${live.timezone}`;
+          const viewerKey = `${live.role}|${live.timezone}|${live.currency ?? ''}`;
           let data = frames.get(viewerKey);
           if (data === undefined) {
             const html = this.options.kind.renderItem(event.item, live);

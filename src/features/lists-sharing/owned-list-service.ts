@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import type { ListAnnouncements } from './live-events.js';
-import { type ListRole, type ShareOutcome, type SharesRepository, changeShare } from './sharing.js';
+import { type ListRole, type ShareOutcome, type SharesRepository, changeShare, shareWithGroup } from './sharing.js';
 import type { ListKind } from './views.js';
 
 /**
@@ -102,7 +102,8 @@ export abstract class OwnedListService<
         link: `${this.kind.base}/${list.id}/`,
       },
     };
-    const outcome = await changeShare(this.lists.shares, list, body, notice ?? undefined);
+    const byGroup = typeof body === 'object' && body !== null && (body as Record<string, unknown>).action === 'add_group';
+    const outcome = await (byGroup ? shareWithGroup : changeShare)(this.lists.shares, list, body, notice ?? undefined);
     if (outcome.ok) this.live?.accessChanged(listId);
     return outcome;
   }
@@ -135,7 +136,8 @@ export abstract class OwnedListService<
     return this.changeItem(userId, itemId, (lists) => lists.deleteOwnedItem(userId, itemId), true);
   }
 
-  private async changeItem(userId: number, itemId: number, change: (lists: Repository) => Promise<number | undefined>, removed = false): Promise<number> {
+  /** A change to one item in a transaction with its list's touch and activity, announced after it; the item's list id. */
+  protected async changeItem(userId: number, itemId: number, change: (lists: Repository) => Promise<number | undefined>, removed = false): Promise<number> {
     const listId = await this.transaction(async (lists) => {
       const listId = await change(lists);
       if (listId === undefined) throw new NotFound();
@@ -148,7 +150,7 @@ export abstract class OwnedListService<
   }
 
   /** `work` in a transaction of its own, or in the caller's when this service was built on one. */
-  private transaction<T>(work: (lists: Repository) => Promise<T>): Promise<T> {
+  protected transaction<T>(work: (lists: Repository) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this.lists);
     return this.db.transaction().execute((trx) => work(this.repository(trx)));
   }

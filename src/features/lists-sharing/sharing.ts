@@ -22,6 +22,12 @@ export type ShareTable = 'todo_list_shares' | 'shopping_list_shares';
 /** The list table each share table belongs to. */
 const LISTS_OF = { todo_list_shares: 'todo_lists', shopping_list_shares: 'shopping_lists' } as const;
 
+/** A group the owner may share a list with the members of. */
+export interface GroupChoice {
+  id: number;
+  name: string;
+}
+
 export interface SharedUser {
   id: number;
   username: string;
@@ -87,6 +93,25 @@ export class SharesRepository {
   }
 
   /**
+   * The groups of the list of the enclosing query's owner, as one JSON array column (read it with
+   * parseJsonRows<GroupChoice>): what the owner may share the list with the members of. Empty
+   * for anyone but the owner, like sharedUsersForOwner.
+   */
+  ownerGroups(userId: number): RawBuilder<unknown> {
+    const lists = LISTS_OF[this.table];
+    return jsonRowsFrom(
+      this.db,
+      this.db
+        .selectFrom('groups')
+        .innerJoin('group_members', 'group_members.group_id', 'groups.id')
+        .select(['groups.id', 'groups.name'])
+        .where('group_members.user_id', '=', userId)
+        .where(sql.ref<number>(`${lists}.owner_id`), '=', userId)
+        .orderBy('groups.name'),
+    );
+  }
+
+  /**
    * Shares the list with the user, or gives an existing share the new permission: `added`,
    * `changed`, or `unchanged` when the user had the list with that permission already.
    */
@@ -108,9 +133,44 @@ export class SharesRepository {
     return Number(changed.numUpdatedRows) > 0 ? 'changed' : 'unchanged';
   }
 
+  /**
+   * Shares the list with every member of the group but its owner, in one statement that also
+   * checks the owner is a member (else nobody is added); members who have the list keep their
+   * share as it is. The ids of the users newly added.
+   */
+  async addGroupMembers(list: { id: number; owner_id: number }, groupId: number, permission: SharePermission): Promise<number[]> {
+    const rows = await this.db
+      .insertInto(this.table)
+      .columns(['list_id', 'user_id', 'permission'])
+      .expression(
+        this.db
+          .selectFrom('group_members')
+          .select([sql<number>`cast(${list.id} as integer)`.as('list_id'), 'group_members.user_id', sql<SharePermission>`${permission}`.as('permission')])
+          .where('group_members.group_id', '=', groupId)
+          .where('group_members.user_id', '<>', list.owner_id)
+          .where((eb) => eb.exists(eb.selectFrom('group_members as own').select('own.user_id').where('own.group_id', '=', groupId).where('own.user_id', '=', list.owner_id))),
+      )
+      .onConflict((conflict) => conflict.columns(['list_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
   /** `work` with this repository and the database inside one transaction. */
   inTransaction<T>(work: (shares: SharesRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new SharesRepository(trx, this.table), trx));
+  }
+
+  /** The name of the group if the user is a member of it, else undefined. */
+  async groupNameFor(userId: number, groupId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('groups')
+      .innerJoin('group_members', 'group_members.group_id', 'groups.id')
+      .select('groups.name')
+      .where('groups.id', '=', groupId)
+      .where('group_members.user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.name;
   }
 
   /** True when the user was on the list. */
@@ -118,6 +178,37 @@ export class SharesRepository {
     const result = await this.db.deleteFrom(this.table).where('list_id', '=', listId).where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+}
+
+export const groupShareForm = z.object({
+  action: z.literal('add_group'),
+  group: z
+    .string({ error: 'Choose one of your groups.' })
+    .trim()
+    .regex(/^[1-9]\d{0,9}$/, 'Choose one of your groups.')
+    .transform(Number),
+  permission: permissionField.optional().default('read'),
+});
+
+/**
+ * Shares the list with the members of a group the owner belongs to (SPEC.md's to-do lists have
+ * no group: they become ordinary shares), telling those newly added. Another group is a form error.
+ */
+export async function shareWithGroup(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown, notice?: ShareNotice): Promise<ShareOutcome> {
+  const form = parseForm(groupShareForm, body);
+  if (!form.ok) return form;
+  const { group, permission } = form.data;
+  const values = { group: String(group), permission };
+  const name = await shares.groupNameFor(list.owner_id, group);
+  if (name === undefined) return { ok: false, errors: { group: ['Choose one of your groups.'] }, values };
+  const added = await shares.inTransaction(async (inside, trx) => {
+    const ids = await inside.addGroupMembers(list, group, permission);
+    if (ids.length > 0 && notice) await notice.notifications.add(trx, ids, notice.notification);
+    return ids;
+  });
+  if (added.length > 0) notice?.notifications.announce(added);
+  if (added.length === 0) return { ok: true, message: `Every member of ${name} can see this list already.` };
+  return { ok: true, message: `Shared with ${added.length === 1 ? 'one member' : `${added.length} members`} of ${name}: they ${PERMISSION_LABELS[permission]}.` };
 }
 
 /** Who to tell of a new share, and what: the notification is written with the share, in its transaction. */

@@ -3,7 +3,7 @@ import type { SharePermission } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { PERMISSION_LABELS, type SharedUser } from './sharing.js';
+import { type GroupChoice, PERMISSION_LABELS, type SharedUser } from './sharing.js';
 
 /** A form shown again with what was typed and what is wrong with it. */
 export interface FormState {
@@ -118,12 +118,39 @@ function PermissionSwitch({ ctx, action, user }: { ctx: ViewContext; action: str
   );
 }
 
+/** Shares the list with every member of one of the owner's groups, as ordinary shares. */
+function GroupShareForm({ ctx, action, groups, values, errors }: { ctx: ViewContext; action: string; groups: GroupChoice[]; values: FormValues; errors: FormErrors }) {
+  const choices = groups.map((choice) => ({ value: String(choice.id), label: choice.name }));
+  const chosen = values.group ?? '';
+  return (
+    <form method="post" action={action} novalidate class="share-group">
+      <CsrfField ctx={ctx} />
+      <input type="hidden" name="action" value="add_group" />
+      <div class="grid">
+        <Select name="group" label="Share with the members of" value={chosen} choices={choices} errors={errors}
+          help="Each member gets their own share, which you can change or remove later." />
+        <div class="field">
+          <label for="id_group_share_permission">They may</label>
+          <select id="id_group_share_permission" name="permission">
+            {PERMISSION_CHOICES.map((choice) => (
+              <option value={choice.value} selected={chosen !== '' && choice.value === values.permission}>{choice.label}</option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <button type="submit" class="secondary">Share with the group's members</button>
+    </form>
+  );
+}
+
 /**
  * The owner's sharing controls: who can read the list and what each may do, the group and its
  * permission (shopping lists), add a user by name with a permission, change or remove one.
  */
-export function SharePanel({ ctx, kind, listId, users, group = null, values = {}, errors = {} }: {
+export function SharePanel({ ctx, kind, listId, users, group = null, groups = [], values = {}, errors = {} }: {
   ctx: ViewContext; kind: ListKind; listId: number; users: SharedUser[]; group?: { name: string; permission: SharePermission } | null;
+  /** The owner's groups: their members can be added all at once. */
+  groups?: GroupChoice[];
   values?: FormValues; errors?: FormErrors;
 }) {
   const action = `${kind.base}/${listId}/share/`;
@@ -164,6 +191,7 @@ export function SharePanel({ ctx, kind, listId, users, group = null, values = {}
         </div>
         <button type="submit" class="secondary">Share</button>
       </form>
+      {groups.length ? <GroupShareForm ctx={ctx} action={action} groups={groups} values={values} errors={errors} /> : null}
     </section>
   );
 }

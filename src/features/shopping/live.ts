@@ -33,7 +33,7 @@ export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
     rolesOn: (listId, userIds) => rolesOn(db, 'shopping_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
-      const ctx = liveViewContext(viewer.timezone);
+      const ctx = liveViewContext(viewer.timezone, viewer.currency);
       return renderToHtml(ItemRow({ ctx, item: item as unknown as ShoppingItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner' }));
     },
   };

@@ -13,7 +13,7 @@ describe('parseMoney', () => {
   it('refuses negative, non-numeric, over-precise and too large prices with a reason', () => {
     expect(parseMoney('-1')).toEqual({ ok: false, message: 'The price cannot be negative.' });
     expect(parseMoney('1.234')).toEqual({ ok: false, message: 'The price has at most 2 decimal places.' });
-    for (const text of ['abc', '1e3', '0x10', '1,50', '.', '', 'NaN', 'Infinity', '1.2.3', ' 1']) {
+    for (const text of ['abc', '1e3', '0x10', '1,500', '1,5,0', '.', '', 'NaN', 'Infinity', '1.2.3', ' 1']) {
       expect(parseMoney(text).ok, text).toBe(false);
     }
     expect(parseMoney('1000000.01').ok).toBe(false);
@@ -67,5 +67,12 @@ describe('formatting', () => {
   it('shows two decimals and trims quantities', () => {
     expect([formatCents(0), formatCents(5), formatCents(123456)]).toEqual(['0.00', '0.05', '1234.56']);
     expect([formatQuantity(1500), formatQuantity(2000), formatQuantity(125)]).toEqual(['1.5', '2', '0.125']);
+  });
+});
+
+describe('a comma as the decimal mark', () => {
+  it('is read where it cannot be a thousands separator: one comma, one or two digits after it', () => {
+    expect([parseMoney('2,49'), parseMoney('1,5'), parseQuantity('1,5'), parseQuantity('0,25')].map((parsed) => parsed.ok && parsed.value)).toEqual([249, 150, 1500, 250]);
+    for (const text of ['1,500', '1,234.5', ',5', '1,', '1,2,3']) expect(parseQuantity(text).ok, text).toBe(false);
   });
 });

@@ -10,8 +10,18 @@ export const MAX_QUANTITY_MILLI = 1_000_000_000;
 const MAX_PRICE = formatCents(MAX_PRICE_CENTS);
 const MAX_QUANTITY = formatQuantity(MAX_QUANTITY_MILLI);
 
-/** `12`, `12.5`, `12.50`, `.5` -> integer count of 1/10^places units; null if not such a number. */
-function parseDecimal(text: string, places: number): number | null {
+/**
+ * A comma is read as the decimal mark only where it cannot be a thousands separator: one comma,
+ * digits before it, one or two digits after it and no dot (`1,5` and `2,49`, but never `1,500`,
+ * which stays refused as ambiguous).
+ */
+export function decimalComma(text: string): string {
+  return /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
+}
+
+/** `12`, `12.5`, `12.50`, `.5`, `1,5` -> integer count of 1/10^places units; null if not such a number. */
+function parseDecimal(given: string, places: number): number | null {
+  const text = decimalComma(given);
   const match = new RegExp(`^(\\d{0,10})(?:\\.(\\d{1,${places}}))?$`).exec(text);
   if (!match || (match[1] === '' && match[2] === undefined)) return null;
   const whole = Number(match[1] || '0');
@@ -49,6 +59,18 @@ export function formatCents(cents: number | bigint): string {
   const sign = value < 0n ? '-' : '';
   const abs = value < 0n ? -value : value;
   return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
+/**
+ * Cents for people: thousands separators and the user's currency (an ISO 4217 code, or '' for
+ * none), in English for now: 123456 -> `1,234.56`, `€1,234.56` with EUR. Always two decimals,
+ * since prices are kept in hundredths whatever the currency.
+ */
+export function formatMoney(cents: number | bigint, currency = ''): string {
+  const options: Intl.NumberFormatOptions = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  if (currency) Object.assign(options, { style: 'currency', currency });
+  // The exact decimal text, never a float: Intl reads a numeric string without rounding it.
+  return new Intl.NumberFormat('en', options).format(formatCents(cents) as unknown as number);
 }
 
 /** 1500 -> `1.5`, 2000 -> `2`, 125 -> `0.125`. */

@@ -1,13 +1,12 @@
-import { sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { shoppingAudience } from './audience.js';
 import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import { recordChange } from '../../platform/activity.js';
-import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
-import { ShoppingListAccess } from './access.js';
-import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
+import type { GroupChoice, ListRole, SharedUser } from '../lists-sharing/sharing.js';
+import { ShoppingItemChanges } from './item-changes.js';
+import type { ShoppingListInput } from './forms.js';
 
 export type ShoppingListWithNames = ShoppingList & { owner_name: string; group_name: string | null };
 
@@ -19,6 +18,8 @@ export interface ShoppingListPageRows {
   items: ShoppingItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** The owner's groups, to share the list with their members; empty unless the caller owns it. */
+  ownerGroups: GroupChoice[];
   /** Everyone who may read the list and what each may do (the "who can see this" panel). */
   audience: AudienceMember[];
 }
@@ -53,7 +54,7 @@ export interface ShoppingListSummaryRows {
 }
 
 /** The lists' queries and changes, each scoped through ShoppingListAccess's definitions. */
-export class ShoppingRepository extends ShoppingListAccess {
+export class ShoppingRepository extends ShoppingItemChanges {
   /** Visible lists with the owner's and the group's names. */
   private visibleWithNames(userId: number) {
     return this.visibleLists(userId)
@@ -83,13 +84,14 @@ export class ShoppingRepository extends ShoppingListAccess {
             .orderBy('shopping_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        this.shares.ownerGroups(userId).as('owner_groups'),
         audienceColumn(this.db, shoppingAudience(this.db, listId)).as('audience'),
       ])
       .where('shopping_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, role, audience, ...list } = row;
-    return { list, role, items: parseJsonRows<ShoppingItemRow>(items), sharedWith: parseJsonRows<SharedUser>(shared_with), audience: readAudience(audience) };
+    const { items, shared_with, owner_groups, role, audience, ...list } = row;
+    return { list, role, items: parseJsonRows<ShoppingItemRow>(items), sharedWith: parseJsonRows<SharedUser>(shared_with), ownerGroups: parseJsonRows<GroupChoice>(owner_groups), audience: readAudience(audience) };
   }
 
   /**
@@ -198,85 +200,6 @@ export class ShoppingRepository extends ShoppingListAccess {
   async deleteOwnedList(userId: number, listId: number): Promise<boolean> {
     const result = await this.db.deleteFrom('shopping_lists').where('id', '=', listId).where('owner_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  /**
-   * Adds an item to a list the user may tick, the check and the insert in one statement; the new
-   * item's id, or undefined when the user may not add to such a list.
-   */
-  async insertTickableItem(userId: number, listId: number, input: ShoppingItemInput, now = Date.now()): Promise<number | undefined> {
-    const row = await this.db
-      .insertInto('shopping_items')
-      .columns(['list_id', 'name', 'quantity_milli', 'unit', 'estimated_price_cents', 'created_at', 'created_by'])
-      .expression(
-        this.tickableLists(userId)
-          .select([
-            'shopping_lists.id',
-            sql<string>`${input.name}`.as('name'),
-            sql<number>`cast(${input.quantity} as integer)`.as('quantity_milli'),
-            sql<string>`${input.unit}`.as('unit'),
-            sql<number | null>`cast(${input.estimated_price} as integer)`.as('estimated_price_cents'),
-            sql<number>`cast(${now} as bigint)`.as('created_at'),
-            sql<number>`cast(${userId} as integer)`.as('created_by'),
-          ])
-          .where('shopping_lists.id', '=', listId),
-      )
-      .returning('id')
-      .executeTakeFirst();
-    return row?.id;
-  }
-
-  /**
-   * Flips "bought" on an item of a list the user may tick, in one scoped statement, noting who
-   * bought it and when (cleared when it is put back); its list id, or undefined.
-   */
-  async toggleTickableItem(userId: number, itemId: number, now = Date.now()): Promise<number | undefined> {
-    const row = await this.db
-      .updateTable('shopping_items')
-      .set((eb) => ({
-        is_bought: sql<number>`1 - is_bought`,
-        bought_by: eb.case().when('is_bought', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
-        bought_at: eb.case().when('is_bought', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
-      }))
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'))
-      .returning('list_id')
-      .executeTakeFirst();
-    return row?.list_id;
-  }
-
-  /**
-   * Sets "bought" on an item of a list the user may tick, scoped like toggleTickableItem; marking
-   * a bought item bought again keeps who bought it. Its list id, or undefined.
-   */
-  async markTickableItem(userId: number, itemId: number, bought: boolean, now = Date.now()): Promise<number | undefined> {
-    const row = await this.db
-      .updateTable('shopping_items')
-      .set((eb) =>
-        bought
-          ? {
-              is_bought: 1,
-              bought_by: eb.case().when('is_bought', '=', 1).then(eb.ref('bought_by')).else(sql<number>`cast(${userId} as integer)`).end(),
-              bought_at: eb.case().when('is_bought', '=', 1).then(eb.ref('bought_at')).else(sql<number>`cast(${now} as bigint)`).end(),
-            }
-          : { is_bought: 0, bought_by: null, bought_at: null },
-      )
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.tickableLists(userId).select('shopping_lists.id'))
-      .returning('list_id')
-      .executeTakeFirst();
-    return row?.list_id;
-  }
-
-  /** Deletes an item of a list the user owns, in one scoped statement; its list id, or undefined. */
-  async deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
-    const row = await this.db
-      .deleteFrom('shopping_items')
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('shopping_lists.id'))
-      .returning('list_id')
-      .executeTakeFirst();
-    return row?.list_id;
   }
 
   async touchList(listId: number, now = Date.now()): Promise<void> {

@@ -13,6 +13,10 @@ import { shoppingLiveKind, shoppingLiveReader } from './live.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
 import { shoppingActivity } from './activity.js';
+import { NotFound } from '../../errors.js';
+import { addAnchor, DeleteItemPage, itemAnchor, itemsAnchor } from '../lists-sharing/item-pages.js';
+import { ClearBoughtPage, EditShoppingItemPage } from './item-views.js';
+import { formatCents, formatQuantity } from './money.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
@@ -103,6 +107,9 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     return reply.redirect(`/shopping/${listId}/`, 302);
   });
 
+  // The add form's page is the list: a GET here (a reload of a failed add) goes back to it.
+  app.get('/shopping/:pk/items/add/', async (request, reply) => reply.redirect(`/shopping/${pathId(request)}/`, 302));
+
   app.post('/shopping/:pk/items/add/', async (request, reply) => {
     const listId = pathId(request);
     // The permission first: a reader's invalid form is a 404 too, never a page of errors.
@@ -110,18 +117,63 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     const form = parseForm(shoppingItemForm, request.body);
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
     await shopping.addItem(userId(request), listId, form.data);
-    return reply.redirect(`/shopping/${listId}/`, 302);
+    return reply.redirect(addAnchor(SHOPPING, listId), 302);
   });
 
   app.post('/shopping/items/:pk/toggle/', async (request, reply) => {
-    const listId = await shopping.toggleItem(userId(request), pathId(request));
-    return reply.redirect(`/shopping/${listId}/`, 302);
+    const itemId = pathId(request);
+    const listId = await shopping.toggleItem(userId(request), itemId);
+    return reply.redirect(itemAnchor(SHOPPING, listId, itemId), 302);
+  });
+
+  /** The edit page of an item of a list the caller owns (anyone else: 404, as for none). */
+  const showItemForm = async (request: FastifyRequest, reply: FastifyReply, state: FormState = {}, status = 200) => {
+    const item = await shopping.ownedItem(userId(request), pathId(request));
+    const list = await shopping.ownedList(userId(request), item.list_id);
+    const values = state.values ?? {
+      name: item.name,
+      quantity: formatQuantity(item.quantity_milli),
+      unit: item.unit,
+      estimated_price: item.estimated_price_cents === null ? '' : formatCents(item.estimated_price_cents),
+    };
+    return reply.render(EditShoppingItemPage({ ctx: viewContext(request), item, listTitle: list.title, values, errors: state.errors }), status);
+  };
+
+  app.get('/shopping/items/:pk/edit/', async (request, reply) => showItemForm(request, reply));
+
+  app.post('/shopping/items/:pk/edit/', async (request, reply) => {
+    const itemId = pathId(request);
+    await shopping.ownedItem(userId(request), itemId);
+    const form = parseForm(shoppingItemForm, request.body);
+    if (!form.ok) return showItemForm(request, reply, form, 400);
+    const listId = await shopping.editItem(userId(request), itemId, form.data);
+    request.flash('Item saved.');
+    return reply.redirect(itemAnchor(SHOPPING, listId, itemId), 302);
+  });
+
+  app.get('/shopping/items/:pk/delete/', async (request, reply) => {
+    const item = await shopping.ownedItem(userId(request), pathId(request));
+    return reply.render(DeleteItemPage({ ctx: viewContext(request), kind: SHOPPING, item }));
   });
 
   app.post('/shopping/items/:pk/delete/', async (request, reply) => {
     const listId = await shopping.deleteItem(userId(request), pathId(request));
     request.flash('Item deleted.');
-    return reply.redirect(`/shopping/${listId}/`, 302);
+    return reply.redirect(itemsAnchor(SHOPPING, listId), 302);
+  });
+
+  app.get('/shopping/:pk/clear-bought/', async (request, reply) => {
+    const page = await shopping.page(userId(request), pathId(request));
+    if (!page.canEdit) throw new NotFound();
+    const bought = page.items.filter((entry) => entry.is_bought === 1).length;
+    return reply.render(ClearBoughtPage({ ctx: viewContext(request), list: page.list, bought }));
+  });
+
+  app.post('/shopping/:pk/clear-bought/', async (request, reply) => {
+    const listId = pathId(request);
+    const cleared = await shopping.clearBought(userId(request), listId);
+    request.flash(cleared === 0 ? 'No item was marked bought.' : cleared === 1 ? 'One bought item cleared.' : `${cleared} bought items cleared.`);
+    return reply.redirect(itemsAnchor(SHOPPING, listId), 302);
   });
 
   shoppingApi(app, { db: services.db, notifications: services.notifications, live });

@@ -3,7 +3,7 @@ import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
-import { SHOPPING } from './views.js';
+import { SHOPPING } from './kind.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
@@ -60,6 +60,33 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
     const page = await this.lists.findVisiblePage(userId, listId);
     if (!page) throw new NotFound();
     return { ...page, total: estimatedTotal(page.items), canEdit: page.role === 'owner', canTick: page.role !== 'read' };
+  }
+
+  /** An item of a list the user owns (its edit and delete pages); NotFound for anyone else. */
+  async ownedItem(userId: number, itemId: number) {
+    const item = await this.lists.findOwnedItem(userId, itemId);
+    if (!item) throw new NotFound();
+    return item;
+  }
+
+  /** Owner only, like deleting: changes the item, and live pages get its new row; its list id. */
+  editItem(userId: number, itemId: number, input: ShoppingItemInput): Promise<number> {
+    return this.changeItem(userId, itemId, (lists) => lists.updateOwnedItem(userId, itemId, input));
+  }
+
+  /** Owner only: deletes the bought items in one statement; live pages see them go. How many went. */
+  async clearBought(userId: number, listId: number): Promise<number> {
+    await this.ownedList(userId, listId);
+    const ids = await this.transaction(async (lists) => {
+      const deleted = await lists.deleteBoughtItems(userId, listId);
+      if (deleted.length > 0) {
+        await lists.touchList(listId);
+        await lists.itemsChanged(listId, userId);
+      }
+      return deleted;
+    });
+    for (const itemId of ids) await this.live?.itemRemoved(this.db, listId, itemId);
+    return ids.length;
   }
 
   /** The groups the user may attach a list to. */

@@ -53,7 +53,7 @@ describe('adding an item', () => {
     for (const role of MAY_TICK) {
       const { list } = await scenario(role);
       const response = await caller(role).browser.post(`/shopping/${list.id}/items/add/`, { name: `Bread for ${role}`, quantity: '', unit: '', estimated_price: '' });
-      expect([response.statusCode, response.headers.location], role).toEqual([302, `/shopping/${list.id}/`]);
+      expect([response.statusCode, response.headers.location], role).toEqual([302, `/shopping/${list.id}/#add-item`]);
       const row = await t.db.selectFrom('shopping_items').select('created_by').where('list_id', '=', list.id).where('name', '=', `Bread for ${role}`).executeTakeFirstOrThrow();
       expect(row.created_by, role).toBe(caller(role).user.id);
     }
@@ -71,7 +71,7 @@ describe('ticking an item', () => {
       const { list, item } = await scenario(role);
       const before = Date.now();
       const response = await caller(role).browser.post(`/shopping/items/${item.id}/toggle/`);
-      expect([response.statusCode, response.headers.location], role).toEqual([302, `/shopping/${list.id}/`]);
+      expect([response.statusCode, response.headers.location], role).toEqual([302, `/shopping/${list.id}/#item-${item.id}`]);
       const row = await t.db.selectFrom('shopping_items').select(['is_bought', 'bought_by', 'bought_at']).where('id', '=', item.id).executeTakeFirstOrThrow();
       expect([row.is_bought, row.bought_by], role).toEqual([1, caller(role).user.id]);
       expect(Number(row.bought_at), role).toBeGreaterThanOrEqual(before);

@@ -6,13 +6,16 @@ import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { PERMISSION_LABELS } from '../lists-sharing/sharing.js';
-import { type FormState, type ListKind, PERMISSION_CHOICES, SharePanel, SharedBy } from '../lists-sharing/views.js';
-import { NAME_MAX, STORE_MAX, TITLE_MAX, UNIT_MAX } from './forms.js';
-import { type EstimatedTotal, formatCents, formatQuantity } from './money.js';
+import { type FormState, PERMISSION_CHOICES, SharePanel, SharedBy } from '../lists-sharing/views.js';
+import { ErrorSummary, ReplaceUrl } from '../lists-sharing/item-pages.js';
+import { ITEM_LABELS, ItemFields } from './item-views.js';
+import { SHOPPING } from './kind.js';
+import { STORE_MAX, TITLE_MAX } from './forms.js';
+import { type EstimatedTotal, formatCents, formatMoney, formatQuantity } from './money.js';
 import type { ShoppingItemRow } from './repository.js';
 import type { ShoppingPage } from './service.js';
 
-export const SHOPPING: ListKind = { base: '/shopping', plural: 'Shopping lists', noun: 'shopping list' };
+export { SHOPPING };
 
 export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }: {
   ctx: ViewContext; list?: { id: number; title: string }; groups: Pick<Group, 'id' | 'name'>[];
@@ -58,13 +61,13 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
   const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
   const price = item.estimated_price_cents;
   return (
-    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)}>
+    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
       <td>
         {canTick ? (
           <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
             <CsrfField ctx={ctx} />
             <button type="submit" class="toggle secondary outline small" aria-label={bought ? `Mark “${item.name}” as not bought` : `Mark “${item.name}” as bought`}>
-              {bought ? '↺' : '✓'}
+              <span aria-hidden="true">{bought ? '☑' : '☐'}</span>
             </button>
           </form>
         ) : (
@@ -75,41 +78,35 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
         {name} <WhoDidWhat item={item} timeZone={ctx.user!.timezone} />
       </td>
       <td class="number">{formatQuantity(item.quantity_milli)}{item.unit ? ` ${item.unit}` : ''}</td>
-      <td class="number">{price === null ? '–' : formatCents(price)}</td>
+      <td class="number">{price === null ? '–' : formatMoney(price, ctx.user!.currency)}</td>
       {canEdit ? (
-        <td>
-          <form method="post" action={`/shopping/items/${item.id}/delete/`} class="inline">
-            <CsrfField ctx={ctx} />
-            <button type="submit" class="secondary outline small" aria-label={`Delete “${item.name}”`}>Delete</button>
-          </form>
+        <td class="item-actions">
+          <a href={`/shopping/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={`Edit “${item.name}”`}>Edit</a>{' '}
+          <a href={`/shopping/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={`Delete “${item.name}”`}>Delete</a>
         </td>
       ) : null}
     </tr>
   );
 }
 
-export function Total({ total }: { total: EstimatedTotal }) {
+export function Total({ total, currency }: { total: EstimatedTotal; currency?: string }) {
   return (
     <p class="shopping-total">
-      Estimated total still to buy: <strong>{formatCents(total.cents)}</strong>
+      Estimated total still to buy: <strong data-amount={formatCents(total.cents)}>{formatMoney(total.cents, currency)}</strong>
       {total.unpriced ? <small> ({total.unpriced === 1 ? 'one item has' : `${total.unpriced} items have`} no price and {total.unpriced === 1 ? 'is' : 'are'} not counted)</small> : null}
     </p>
   );
 }
 
 function AddItemForm({ ctx, listId, values = {}, errors = {} }: { ctx: ViewContext; listId: number } & FormState) {
+  // The anchor after an add (#add-item): its first field takes the focus (public/js/app.js).
   return (
-    <section aria-labelledby="add-item">
-      <h2 id="add-item">Add an item</h2>
+    <section aria-labelledby="add-item-title" id="add-item">
+      <h2 id="add-item-title">Add an item</h2>
       <form method="post" action={`/shopping/${listId}/items/add/`} novalidate>
         <CsrfField ctx={ctx} />
         <FormAlert errors={errors} />
-        <Field name="name" label="What to buy" value={values.name} errors={errors} required maxLength={NAME_MAX} />
-        <div class="grid">
-          <Field name="quantity" label="Quantity" value={values.quantity} errors={errors} help="Empty means 1; decimals like 1.5 are fine." />
-          <Field name="unit" label="Unit (optional)" value={values.unit} errors={errors} maxLength={UNIT_MAX} help="kg, l, pack…" />
-          <Field name="estimated_price" label="Price per unit (optional)" value={values.estimated_price} errors={errors} help="Like 2.49" />
-        </div>
+        <ItemFields values={values} errors={errors} />
         <button type="submit">Add item</button>
       </form>
     </section>
@@ -126,10 +123,11 @@ function NotOwnerLine({ list, canTick }: { list: ShoppingPage['list']; canTick: 
   );
 }
 
-export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sharedWith, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
+export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sharedWith, ownerGroups, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
   const group = list.group_name ? { name: list.group_name, permission: list.group_permission } : null;
   return (
     <Layout ctx={ctx} title={list.title}>
+      {item?.errors ? <><ErrorSummary errors={item.errors} labels={ITEM_LABELS} /><ReplaceUrl url={`/shopping/${list.id}/`} /></> : null}
       <header class="page-header">
         <div>
           <h1>{list.title}</h1>
@@ -145,7 +143,7 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sh
           </div>
         ) : null}
       </header>
-      <section aria-labelledby="items" id="live-list" data-socket-path={`/ws/shopping/${list.id}/`}>
+      <section aria-labelledby="items" id="live-list" tabindex={-1} data-socket-path={`/ws/shopping/${list.id}/`} data-currency={ctx.user!.currency || undefined}>
         <h2 id="items">Items</h2>
         {items.length ? (
           <div class="table-scroll">
@@ -165,10 +163,11 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sh
         ) : (
           <p class="empty">{canTick ? 'The list is empty. Add the first thing to buy below.' : 'This list has no items yet.'}</p>
         )}
-        <Total total={total} />
+        <Total total={total} currency={ctx.user!.currency} />
+        {canEdit && items.length > 0 ? <p><a href={`/shopping/${list.id}/clear-bought/`} role="button" class="secondary outline small" data-confirm="">Clear bought items</a></p> : null}
       </section>
       {canTick ? <AddItemForm ctx={ctx} listId={list.id} {...item} /> : null}
-      {canEdit ? <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} group={group} {...share} /> : null}
+      {canEdit ? <SharePanel ctx={ctx} kind={SHOPPING} listId={list.id} users={sharedWith} group={group} groups={ownerGroups} {...share} /> : null}
       <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="shopping list" groupName={list.group_name} />
       <p><a href="/shopping/">← All shopping lists</a></p>
       <script src={assetUrl('js/live-list.js')} defer />

@@ -4,12 +4,12 @@ import { type AudienceMember, audienceColumn, readAudience } from '../../platfor
 import { todoAudience } from './audience.js';
 import type { TodoItem, TodoList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import type { ListRole, SharedUser } from '../lists-sharing/sharing.js';
-import { TodoListAccess } from './access.js';
+import type { GroupChoice, ListRole, SharedUser } from '../lists-sharing/sharing.js';
+import { TodoItemChanges } from './item-changes.js';
 
 export type { AssignedItem } from './access.js';
 import type { ListSummary } from '../lists-sharing/views.js';
-import type { TodoItemInput, TodoListInput } from './forms.js';
+import type { TodoListInput } from './forms.js';
 
 export type TodoListWithOwner = TodoList & { owner_name: string };
 
@@ -24,6 +24,8 @@ export interface TodoListPageRows {
   items: TodoItemRow[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
+  /** The owner's groups, to share the list with their members; empty unless the caller owns it. */
+  ownerGroups: GroupChoice[];
   /** Everyone who may read the list (whom an item may be assigned to). */
   readers: { id: number; username: string }[];
   /** Everyone who may read the list and what each may do (the "who can see this" panel). */
@@ -48,10 +50,10 @@ const ITEM_COLUMNS = [
 ] as const;
 
 /** The lists' queries and changes, each scoped through TodoListAccess's definitions. */
-export class TodoRepository extends TodoListAccess {
+export class TodoRepository extends TodoItemChanges {
   /**
-   * A list the user may read with its items, open ones first, each part in the order they were
-   * added (a JSON array), and, for its owner, who it is shared with: one query for the page.
+   * A list the user may read with its items, open ones first by due date (undated last), then
+   * done ones, each in the order they were added (a JSON array), and, for its owner, who it is shared with: one query for the page.
    */
   async findVisiblePage(userId: number, listId: number): Promise<TodoListPageRows | undefined> {
     const row = await this.visibleLists(userId)
@@ -70,22 +72,27 @@ export class TodoRepository extends TodoListAccess {
             .select(ITEM_COLUMNS)
             .whereRef('todo_items.list_id', '=', 'todo_lists.id')
             .orderBy('todo_items.is_done')
+            // Open items by due date, the earliest first and the undated last; done items as added.
+            .orderBy(sql`case when todo_items.is_done = 0 and todo_items.due_date is null then 1 else 0 end`)
+            .orderBy(sql`case when todo_items.is_done = 0 then todo_items.due_date end`)
             .orderBy('todo_items.position')
             .orderBy('todo_items.id'),
         ).as('items'),
         this.shares.sharedUsersForOwner(userId).as('shared_with'),
+        this.shares.ownerGroups(userId).as('owner_groups'),
         jsonRowsFrom(this.db, this.readersQuery(listId).select(['users.id', 'users.username']).orderBy('users.username_key')).as('readers'),
         audienceColumn(this.db, todoAudience(this.db, listId)).as('audience'),
       ])
       .where('todo_lists.id', '=', listId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { items, shared_with, readers, role, audience, ...list } = row;
+    const { items, shared_with, owner_groups, readers, role, audience, ...list } = row;
     return {
       list,
       role,
       items: parseJsonRows<TodoItemRow>(items),
       sharedWith: parseJsonRows<SharedUser>(shared_with),
+      ownerGroups: parseJsonRows<GroupChoice>(owner_groups),
       readers: parseJsonRows<{ id: number; username: string }>(readers),
       audience: readAudience(audience),
     };
@@ -201,91 +208,6 @@ export class TodoRepository extends TodoListAccess {
   async deleteOwnedList(userId: number, listId: number): Promise<boolean> {
     const result = await this.db.deleteFrom('todo_lists').where('id', '=', listId).where('owner_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  /**
-   * Adds an item to a list the user may tick, the check and the insert in one statement; the new
-   * item's id, or undefined when the user may not add to such a list. An assignee who may not
-   * read the list is left out (the service refuses that first, with a message).
-   */
-  async insertTickableItem(userId: number, listId: number, input: TodoItemInput, now = Date.now()): Promise<number | undefined> {
-    const row = await this.db
-      .insertInto('todo_items')
-      .columns(['list_id', 'text', 'due_date', 'position', 'created_at', 'created_by', 'assignee_id'])
-      .expression(
-        this.tickableLists(userId)
-          .select((eb) => [
-            'todo_lists.id',
-            sql<string>`${input.text}`.as('text'),
-            sql<string | null>`${input.due_date}`.as('due_date'),
-            eb.fn
-              .coalesce(
-                eb.selectFrom('todo_items').select(sql<number>`max(todo_items.position) + 1`.as('next')).whereRef('todo_items.list_id', '=', 'todo_lists.id'),
-                sql.lit(0),
-              )
-              .as('position'),
-            sql<number>`cast(${now} as bigint)`.as('created_at'),
-            sql<number>`cast(${userId} as integer)`.as('created_by'),
-            (input.assignee === null ? sql<number | null>`cast(${null} as integer)` : this.readerNamedQuery(listId, input.assignee)).as('assignee_id'),
-          ])
-          .where('todo_lists.id', '=', listId),
-      )
-      .returning('id')
-      .executeTakeFirst();
-    return row?.id;
-  }
-
-  /**
-   * Flips an item of a list the user may tick, in one scoped statement, noting who did it and
-   * when (cleared when it is opened again); its list id, or undefined.
-   */
-  async toggleTickableItem(userId: number, itemId: number, now = Date.now()): Promise<number | undefined> {
-    const row = await this.db
-      .updateTable('todo_items')
-      .set((eb) => ({
-        is_done: sql<number>`1 - is_done`,
-        done_by: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
-        done_at: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
-      }))
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.tickableLists(userId).select('todo_lists.id'))
-      .returning('list_id')
-      .executeTakeFirst();
-    return row?.list_id;
-  }
-
-  /**
-   * Sets done on an item of a list the user may tick, scoped like toggleTickableItem; marking a
-   * done item done again keeps who did it first. Its list id, or undefined.
-   */
-  async markTickableItem(userId: number, itemId: number, done: boolean, now = Date.now()): Promise<number | undefined> {
-    const row = await this.db
-      .updateTable('todo_items')
-      .set((eb) =>
-        done
-          ? {
-              is_done: 1,
-              done_by: eb.case().when('is_done', '=', 1).then(eb.ref('done_by')).else(sql<number>`cast(${userId} as integer)`).end(),
-              done_at: eb.case().when('is_done', '=', 1).then(eb.ref('done_at')).else(sql<number>`cast(${now} as bigint)`).end(),
-            }
-          : { is_done: 0, done_by: null, done_at: null },
-      )
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.tickableLists(userId).select('todo_lists.id'))
-      .returning('list_id')
-      .executeTakeFirst();
-    return row?.list_id;
-  }
-
-  /** Deletes an item of a list the user owns, in one scoped statement; its list id, or undefined. */
-  async deleteOwnedItem(userId: number, itemId: number): Promise<number | undefined> {
-    const row = await this.db
-      .deleteFrom('todo_items')
-      .where('id', '=', itemId)
-      .where('list_id', 'in', this.ownedLists(userId).select('todo_lists.id'))
-      .returning('list_id')
-      .executeTakeFirst();
-    return row?.list_id;
   }
 
   async touchList(listId: number, now = Date.now()): Promise<void> {

@@ -13,6 +13,8 @@ import { todoItemForm, todoListForm } from './forms.js';
 import { TodoRepository } from './repository.js';
 import { TodoService } from './service.js';
 import { AssignedToMe, TODO, TodoFormPage, TodoListPage } from './views.js';
+import { addAnchor, DeleteItemPage, itemAnchor, itemsAnchor } from '../lists-sharing/item-pages.js';
+import { EditTodoItemPage } from './item-views.js';
 
 export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
   const live = new LiveListEvents(services.hub, todoLiveReader, app.log);
@@ -84,6 +86,9 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     return reply.redirect(`/todo/${listId}/`, 302);
   });
 
+  // The add form's page is the list: a GET here (a reload of a failed add) goes back to it.
+  app.get('/todo/:pk/items/add/', async (request, reply) => reply.redirect(`/todo/${pathId(request)}/`, 302));
+
   app.post('/todo/:pk/items/add/', async (request, reply) => {
     const listId = pathId(request);
     // The permission first: a reader's invalid form is a 404 too, never a page of errors.
@@ -92,18 +97,45 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
     const added = await todo.addAssignedItem(userId(request), listId, form.data);
     if (!added.ok) return showList(request, reply, listId, { item: formFailure(request.body, added.errors) }, 400);
-    return reply.redirect(`/todo/${listId}/`, 302);
+    return reply.redirect(addAnchor(TODO, listId), 302);
   });
 
   app.post('/todo/items/:pk/toggle/', async (request, reply) => {
-    const listId = await todo.toggleItem(userId(request), pathId(request));
-    return reply.redirect(`/todo/${listId}/`, 302);
+    const itemId = pathId(request);
+    const listId = await todo.toggleItem(userId(request), itemId);
+    return reply.redirect(itemAnchor(TODO, listId, itemId), 302);
+  });
+
+  /** The edit page of an item of a list the caller owns (anyone else: 404, as for none). */
+  const showItemForm = async (request: FastifyRequest, reply: FastifyReply, state: FormState = {}, status = 200) => {
+    const item = await todo.ownedItem(userId(request), pathId(request));
+    const page = await todo.page(userId(request), item.list_id);
+    const values = state.values ?? { text: item.text, due_date: item.due_date ?? '', assignee: item.assignee_name ?? '' };
+    return reply.render(EditTodoItemPage({ ctx: viewContext(request), item, listTitle: page.list.title, assignees: page.assignees, values, errors: state.errors }), status);
+  };
+
+  app.get('/todo/items/:pk/edit/', async (request, reply) => showItemForm(request, reply));
+
+  app.post('/todo/items/:pk/edit/', async (request, reply) => {
+    const itemId = pathId(request);
+    await todo.ownedItem(userId(request), itemId);
+    const form = parseForm(todoItemForm, request.body);
+    if (!form.ok) return showItemForm(request, reply, form, 400);
+    const edited = await todo.editItem(userId(request), itemId, form.data);
+    if (!edited.ok) return showItemForm(request, reply, formFailure(request.body, edited.errors), 400);
+    request.flash('Item saved.');
+    return reply.redirect(itemAnchor(TODO, edited.value, itemId), 302);
+  });
+
+  app.get('/todo/items/:pk/delete/', async (request, reply) => {
+    const item = await todo.ownedItem(userId(request), pathId(request));
+    return reply.render(DeleteItemPage({ ctx: viewContext(request), kind: TODO, item: { id: item.id, list_id: item.list_id, name: item.text } }));
   });
 
   app.post('/todo/items/:pk/delete/', async (request, reply) => {
     const listId = await todo.deleteItem(userId(request), pathId(request));
     request.flash('Item deleted.');
-    return reply.redirect(`/todo/${listId}/`, 302);
+    return reply.redirect(itemsAnchor(TODO, listId), 302);
   });
 
   todoApi(app, { db: services.db, notifications: services.notifications, live });

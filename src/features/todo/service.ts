@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { TODO } from './views.js';
+import { TODO } from './kind.js';
 import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
@@ -66,6 +66,25 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
       return { ok: false, errors: { assignee: [`${input.assignee} cannot see this list: choose someone who can, or nobody.`] } };
     }
     return { ok: true, value: await this.addItem(userId, listId, input) };
+  }
+
+  /** An item of a list the user owns (its edit and delete pages); NotFound for anyone else. */
+  async ownedItem(userId: number, itemId: number) {
+    const item = await this.lists.findOwnedItem(userId, itemId);
+    if (!item) throw new NotFound();
+    return item;
+  }
+
+  /**
+   * Owner only, like deleting: changes the item, assigned to someone who may read the list or to
+   * nobody; live pages get its new row. Its list id.
+   */
+  async editItem(userId: number, itemId: number, input: TodoItemInput): Promise<ItemOutcome> {
+    const item = await this.ownedItem(userId, itemId);
+    if (input.assignee !== null && (await this.lists.readerNamed(item.list_id, input.assignee)) === undefined) {
+      return { ok: false, errors: { assignee: [`${input.assignee} cannot see this list: choose someone who can, or nobody.`] } };
+    }
+    return { ok: true, value: await this.changeItem(userId, itemId, (lists) => lists.updateOwnedItem(userId, itemId, item.list_id, input)) };
   }
 
   create(userId: number, input: TodoListInput): Promise<number> {

@@ -43,7 +43,7 @@ describe('adding an item', () => {
     for (const role of ['owner', 'tick user'] as const) {
       const { list } = await scenario();
       const response = await caller(role).browser.post(`/todo/${list.id}/items/add/`, { text: `Task of ${role}`, due_date: '' });
-      expect([response.statusCode, response.headers.location], role).toEqual([302, `/todo/${list.id}/`]);
+      expect([response.statusCode, response.headers.location], role).toEqual([302, `/todo/${list.id}/#add-item`]);
       const row = await t.db.selectFrom('todo_items').select(['created_by', 'position']).where('list_id', '=', list.id).where('text', '=', `Task of ${role}`).executeTakeFirstOrThrow();
       expect(row, role).toEqual({ created_by: caller(role).user.id, position: 1 });
     }
@@ -60,7 +60,7 @@ describe('ticking an item', () => {
       const { list, item } = await scenario();
       const before = Date.now();
       const response = await caller(role).browser.post(`/todo/items/${item.id}/toggle/`);
-      expect([response.statusCode, response.headers.location], role).toEqual([302, `/todo/${list.id}/`]);
+      expect([response.statusCode, response.headers.location], role).toEqual([302, `/todo/${list.id}/#item-${item.id}`]);
       const row = await t.db.selectFrom('todo_items').select(['is_done', 'done_by', 'done_at']).where('id', '=', item.id).executeTakeFirstOrThrow();
       expect([row.is_done, row.done_by], role).toEqual([1, caller(role).user.id]);
       expect(Number(row.done_at), role).toBeGreaterThanOrEqual(before);

@@ -116,7 +116,8 @@ describe('items', () => {
     await addTodoItem(t.db, list, { text: 'Future thing', due_date: '2999-12-31', position: 2 });
     await addTodoItem(t.db, list, { text: 'Today thing', due_date: todayIn('UTC'), position: 3 });
     const body = (await owner.browser.get(`/todo/${list.id}/`)).body;
-    const order = ['Late thing', 'Future thing', 'Today thing', 'Done thing'].map((text) => body.indexOf(text));
+    // Open items by due date, the earliest first; done items after.
+    const order = ['Late thing', 'Today thing', 'Future thing', 'Done thing'].map((text) => body.indexOf(text));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(body).toContain('<del>Done thing</del>');
     const rows = body.split('<li class="todo-item').slice(1);
@@ -132,7 +133,7 @@ describe('items', () => {
     for (let i = 0; i < 5; i++) await addTodoItem(t.db, list, { text: `Task ${i}`, position: i });
     const body = (await owner.browser.get(`/todo/${list.id}/`)).body;
     const tokens = [...body.matchAll(/name="csrfmiddlewaretoken" value="([^"]+)"/g)].map((match) => match[1]);
-    expect(tokens.length).toBeGreaterThan(10);
+    expect(tokens.length).toBeGreaterThan(6);
     expect(new Set(tokens).size).toBe(1);
   });
 });

@@ -99,19 +99,19 @@ describe('owner of a to-do list', () => {
     const { list, item } = await scenario();
     const added = await owner.browser.post(`/todo/${list.id}/items/add/`, { text: 'Buy bulbs', due_date: '2030-05-01' });
     expect(added.statusCode).toBe(302);
-    expect(added.headers.location).toBe(`/todo/${list.id}/`);
+    expect(added.headers.location).toBe(`/todo/${list.id}/#add-item`);
     const rows = await t.db.selectFrom('todo_items').selectAll().where('list_id', '=', list.id).orderBy('position').execute();
     expect(rows.map((row) => [row.text, row.due_date, row.position])).toEqual([['Fix the tap', null, 0], ['Buy bulbs', '2030-05-01', 1]]);
 
     const isDone = async () => (await t.db.selectFrom('todo_items').select('is_done').where('id', '=', item.id).executeTakeFirstOrThrow()).is_done;
     const toggled = await owner.browser.post(`/todo/items/${item.id}/toggle/`);
-    expect([toggled.statusCode, toggled.headers.location]).toEqual([302, `/todo/${list.id}/`]);
+    expect([toggled.statusCode, toggled.headers.location]).toEqual([302, `/todo/${list.id}/#item-${item.id}`]);
     expect(await isDone()).toBe(1);
     await owner.browser.post(`/todo/items/${item.id}/toggle/`);
     expect(await isDone()).toBe(0);
 
     const deleted = await owner.browser.post(`/todo/items/${item.id}/delete/`);
-    expect([deleted.statusCode, deleted.headers.location]).toEqual([302, `/todo/${list.id}/`]);
+    expect([deleted.statusCode, deleted.headers.location]).toEqual([302, `/todo/${list.id}/#live-list`]);
     expect(await t.db.selectFrom('todo_items').select('id').where('id', '=', item.id).execute()).toEqual([]);
   });
 });

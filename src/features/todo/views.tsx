@@ -2,17 +2,20 @@ import { AudiencePanel } from '../../platform/views/audience.js';
 import type { TodoList } from '../../db/schema.js';
 import { assetUrl } from '../../platform/views/assets.js';
 import { Time } from '../../platform/views/controls.js';
-import { CsrfField, Field, FormAlert, Select, TextArea } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { type FormState, type ListKind, SharePanel, SharedBy } from '../lists-sharing/views.js';
+import { type FormState, SharePanel, SharedBy } from '../lists-sharing/views.js';
+import { ErrorSummary, ReplaceUrl } from '../lists-sharing/item-pages.js';
+import { ITEM_LABELS, ItemFields } from './item-views.js';
+import { TODO } from './kind.js';
 import { isOverdue } from './dates.js';
 import { todayIn } from '../../platform/time-zones.js';
-import { DESCRIPTION_MAX, ITEM_TEXT_MAX, TITLE_MAX } from './forms.js';
+import { DESCRIPTION_MAX, TITLE_MAX } from './forms.js';
 import type { AssignedItem, TodoItemRow } from './repository.js';
 import type { TodoPage } from './service.js';
 
-export const TODO: ListKind = { base: '/todo', plural: 'To-do lists', noun: 'to-do list' };
+export { TODO };
 
 export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
   const title = list ? `Edit ${list.title}` : 'New to-do list';
@@ -52,12 +55,12 @@ export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewConte
   const overdue = isOverdue(item, today);
   const text = done ? <del>{item.text}</del> : <span>{item.text}</span>;
   return (
-    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)}>
+    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
       {canTick ? (
         <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
           <CsrfField ctx={ctx} />
           <button type="submit" class="toggle secondary outline small" aria-label={done ? `Mark “${item.text}” as not done` : `Mark “${item.text}” as done`}>
-            {done ? '↺' : '✓'}
+            <span aria-hidden="true">{done ? '☑' : '☐'}</span>
           </button>
         </form>
       ) : (
@@ -72,28 +75,24 @@ export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewConte
       {overdue ? <strong class="badge overdue-badge">Overdue</strong> : null}{' '}
       <WhoDidWhat item={item} timeZone={ctx.user!.timezone} />
       {canEdit ? (
-        <form method="post" action={`/todo/items/${item.id}/delete/`} class="inline">
-          <CsrfField ctx={ctx} />
-          <button type="submit" class="secondary outline small" aria-label={`Delete “${item.text}”`}>Delete</button>
-        </form>
+        <span class="item-actions">
+          <a href={`/todo/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={`Edit “${item.text}”`}>Edit</a>{' '}
+          <a href={`/todo/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={`Delete “${item.text}”`}>Delete</a>
+        </span>
       ) : null}
     </li>
   );
 }
 
 function AddItemForm({ ctx, listId, assignees, values = {}, errors = {} }: { ctx: ViewContext; listId: number; assignees: TodoPage['assignees'] } & FormState) {
-  const choices = [{ value: '', label: 'Nobody' }, ...assignees.map((person) => ({ value: person.username, label: person.username }))];
+  // The anchor after an add (#add-item): its first field takes the focus (public/js/app.js).
   return (
-    <section aria-labelledby="add-item">
-      <h2 id="add-item">Add an item</h2>
+    <section aria-labelledby="add-item-title" id="add-item">
+      <h2 id="add-item-title">Add an item</h2>
       <form method="post" action={`/todo/${listId}/items/add/`} novalidate>
         <CsrfField ctx={ctx} />
         <FormAlert errors={errors} />
-        <div class="grid">
-          <Field name="text" label="What needs doing" value={values.text} errors={errors} required maxLength={ITEM_TEXT_MAX} />
-          <Field name="due_date" label="Due date (optional)" type="date" value={values.due_date} errors={errors} />
-          <Select name="assignee" label="Assigned to (optional)" value={values.assignee} choices={choices} errors={errors} help="Someone who can see the list." />
-        </div>
+        <ItemFields values={values} errors={errors} assignees={assignees} />
         <button type="submit">Add item</button>
       </form>
     </section>
@@ -136,12 +135,13 @@ function NotOwnerLine({ ownerName, canTick }: { ownerName: string; canTick: bool
   );
 }
 
-export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sharedWith, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
+export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sharedWith, ownerGroups, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & TodoPage) {
   // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
   const today = todayIn(ctx.user!.timezone);
   const open = items.filter((entry) => entry.is_done === 0).length;
   return (
     <Layout ctx={ctx} title={list.title}>
+      {item?.errors ? <><ErrorSummary errors={item.errors} labels={ITEM_LABELS} /><ReplaceUrl url={`/todo/${list.id}/`} /></> : null}
       <header class="page-header">
         <div>
           <h1>{list.title}</h1>
@@ -155,7 +155,7 @@ export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sh
         ) : null}
       </header>
       {list.description ? <p class="list-description">{list.description}</p> : null}
-      <section aria-labelledby="items" id="live-list" data-socket-path={`/ws/todo/${list.id}/`}>
+      <section aria-labelledby="items" id="live-list" tabindex={-1} data-socket-path={`/ws/todo/${list.id}/`}>
         <h2 id="items">Items<span data-live-counts>{items.length ? ` (${open} open of ${items.length})` : ''}</span></h2>
         {items.length ? (
           <ul class="todo-items">
@@ -166,7 +166,7 @@ export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sh
         )}
       </section>
       {canTick ? <AddItemForm ctx={ctx} listId={list.id} assignees={assignees} {...item} /> : null}
-      {canEdit ? <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} {...share} /> : null}
+      {canEdit ? <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} groups={ownerGroups} {...share} /> : null}
       <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="to-do list" groupName={null} />
       <p><a href="/todo/">← All to-do lists</a></p>
       <script src={assetUrl('js/live-list.js')} defer />

@@ -20,6 +20,8 @@ export interface AuthUser {
   email: string;
   /** IANA time zone: the user's "today" (platform/time-zones.ts). */
   timezone: string;
+  /** ISO 4217 code for money on pages ('' or absent: none), as read with the session. */
+  currency?: string;
   /** An administrator of the instance: may use /admin/. */
   isAdmin: boolean;
   /** Unread notifications, as read with the session (up to UNREAD_CAP): the bell on every page. */
@@ -102,9 +104,9 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
     reply.redirect(loginUrl(request.url), 302);
   };
   const callerOf = (session: LoadedSession): AuthUser | null => {
-    const { id, username, email, is_active, is_admin, password, timezone } = session.user;
+    const { id, username, email, is_active, is_admin, password, timezone, currency } = session.user;
     return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password))
-      ? Object.freeze({ id, username, email, timezone, isAdmin: is_admin === 1, unread: session.unread, navigation: session.navigation })
+      ? Object.freeze({ id, username, email, timezone, currency, isAdmin: is_admin === 1, unread: session.unread, navigation: session.navigation })
       : null;
   };
   app.addHook('preValidation', (request, reply, done) => {

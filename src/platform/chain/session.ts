@@ -26,6 +26,7 @@ export interface SessionUser {
   is_active: number;
   is_admin: number;
   timezone: string;
+  currency: string;
 }
 
 export interface LoadedSession {
@@ -131,6 +132,7 @@ export class SessionStore {
         'users.is_active',
         'users.is_admin',
         'users.timezone',
+        'users.currency',
         'users.view_version',
         jsonRowsFrom(
           db,
@@ -158,7 +160,7 @@ export class SessionStore {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
     }
     const data = JSON.parse(row.session_data) as SessionData;
-    const { id, username, email, password, is_active, is_admin, timezone } = row;
+    const { id, username, email, password, is_active, is_admin, timezone, currency } = row;
     // PostgreSQL hands back the versions parsed, SQLite as the text of the same array.
     const groups = parseJsonRows<{ id: number; view_version: number }>(row.group_versions);
     const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(groups);
@@ -167,7 +169,7 @@ export class SessionStore {
       key: row.session_key,
       authHash: data._auth_user_hash,
       expireDate: row.expire_date,
-      user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone }),
+      user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone, currency }),
       viewToken: `${row.view_version}:${groupVersions}`,
       groupIds: Object.freeze(groups.map((group) => group.id)),
       // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.

@@ -32,6 +32,8 @@ interface FieldProps {
   help?: ComponentChildren;
   maxLength?: number;
   autofocus?: boolean;
+  /** The keyboard a phone shows: `decimal` for amounts. */
+  inputMode?: 'decimal' | 'numeric' | 'email' | 'tel' | 'url';
   /**
    * A password field normally comes back empty. A new password that was fine, shown again only
    * because its confirmation did not match, is kept (on a no-store page), so that only the
@@ -61,7 +63,7 @@ function Control({ id, label, messages, help, children }: { id: string; label: s
 }
 
 /** A labelled input with its help text and its errors next to it, linked for screen readers. */
-export function Field({ name, label, type = 'text', value, errors = {}, required, autocomplete, help, maxLength, autofocus, keepPassword }: FieldProps) {
+export function Field({ name, label, type = 'text', value, errors = {}, required, autocomplete, help, maxLength, autofocus, inputMode, keepPassword }: FieldProps) {
   const id = `id_${name}`;
   const messages = errors[name] ?? [];
   return (
@@ -75,6 +77,7 @@ export function Field({ name, label, type = 'text', value, errors = {}, required
         autocomplete={autocomplete}
         maxLength={maxLength}
         autofocus={autofocus}
+        inputMode={inputMode}
         aria-invalid={messages.length ? 'true' : undefined}
         aria-describedby={describedBy(id, messages, help)}
       />

@@ -1,0 +1,108 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fill, path, register, submit, tick } from './actions.js';
+import { launchBrowser, Person, PHONE } from './browser.js';
+
+// Issue 22's list frictions: back at the add form after an add on a phone, the error summary on
+// top with the list's URL kept, editing an item, clearing bought items, to-do items by due date,
+// sharing with a group's members, and a total in the user's currency.
+
+describe('the everyday frictions of lists', () => {
+  let browser: Browser;
+  let ann: Person;
+  let bob: Person;
+  let shopPath = '';
+  let todoPath = '';
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    ann = await Person.open(browser, 'lf_ann');
+    bob = await Person.open(browser, 'lf_bob');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('on a phone, an added item lands back at the add form, focused', async () => {
+    await register(ann, 'lf_ann');
+    await register(bob, 'lf_bob');
+    await ann.visit('/accounts/');
+    await ann.page.getByLabel('Currency').selectOption('EUR');
+    expect(await submit(ann, 'Save')).toBe(302);
+    await ann.visit('/shopping/new/');
+    await fill(ann, { Title: 'Big shop' });
+    expect(await submit(ann, 'Create list')).toBe(302);
+    shopPath = path(ann);
+    await ann.page.setViewportSize(PHONE);
+    for (const [name, price] of [['Sofa', '1234,50'], ['Lamp', '20'], ['Milk', '0,99'], ['Bread', '2.49']] as const) {
+      await fill(ann, { 'What to buy': name, 'Price per unit (optional)': price });
+      expect(await submit(ann, 'Add item')).toBe(302);
+    }
+    expect(new URL(ann.page.url()).hash).toBe('#add-item');
+    expect(await ann.page.evaluate(() => document.activeElement?.id)).toBe('id_name');
+    expect(await ann.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect(await ann.page.getByLabel('Quantity').getAttribute('inputmode')).toBe('decimal');
+    await ann.page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('an invalid quantity shows the error summary on top, focused, at the list’s own URL', async () => {
+    await fill(ann, { 'What to buy': 'Flour', Quantity: 'abc' });
+    expect(await submit(ann, 'Add item')).toBe(400);
+    expect(path(ann)).toBe(shopPath);
+    expect(await ann.page.evaluate(() => document.activeElement?.hasAttribute('data-error-summary'))).toBe(true);
+    expect(await ann.page.locator('.error-summary').textContent()).toContain('Quantity: Enter the quantity as a number');
+    await ann.audit(true);
+    await ann.screenshot('list-error-summary');
+    await ann.screenshot('list-error-summary', { dark: true });
+  });
+
+  test('the total is in euros with thousands separators; an item is edited and the bought ones cleared', async () => {
+    await ann.visit(shopPath);
+    expect(await ann.page.locator('.shopping-total strong').textContent()).toBe('€1,257.98');
+    await tick(ann, 'Mark “Milk” as bought');
+    await ann.page.getByRole('button', { name: 'Edit “Lamp”' }).click();
+    await ann.page.waitForURL(/\/edit\/$/);
+    await fill(ann, { Quantity: '2' });
+    await ann.audit();
+    await ann.screenshot('shopping-item-edit');
+    await ann.screenshot('shopping-item-edit', { dark: true });
+    expect(await submit(ann, 'Save item')).toBe(302);
+    expect(new URL(ann.page.url()).hash).toMatch(/^#item-\d+$/);
+    expect(await ann.page.evaluate(() => document.activeElement?.textContent)).toContain('Lamp');
+    expect(await ann.page.locator('.shopping-total strong').textContent()).toBe('€1,276.99');
+    await ann.audit();
+    await ann.screenshot('shopping-list-currency');
+    await ann.screenshot('shopping-list-currency', { dark: true });
+    await ann.page.getByRole('button', { name: 'Clear bought items' }).click();
+    await ann.page.waitForURL(/clear-bought/);
+    expect(await ann.page.locator('main h1').textContent()).toContain('Clear the bought items');
+    expect(await submit(ann, 'Clear bought items')).toBe(302);
+    expect(await ann.page.locator('table.shopping-items').textContent()).not.toContain('Milk');
+  });
+
+  test('to-do items are sorted by due date, and the list is shared with a group’s members', async () => {
+    await ann.visit('/groups/new/');
+    await fill(ann, { Name: 'LF family' });
+    expect(await submit(ann, 'Create group')).toBe(302);
+    await fill(ann, { Username: 'lf_bob' });
+    expect(await submit(ann, 'Add member')).toBe(302);
+    await ann.visit('/todo/new/');
+    await fill(ann, { Title: 'Chores' });
+    expect(await submit(ann, 'Create list')).toBe(302);
+    todoPath = path(ann);
+    for (const [text, due] of [['Undated', ''], ['Later', '2031-05-01'], ['Sooner', '2031-01-01']] as const) {
+      await fill(ann, { 'What needs doing': text, 'Due date (optional)': due });
+      expect(await submit(ann, 'Add item')).toBe(302);
+    }
+    const texts = await ann.page.locator('.todo-items li > span, .todo-items li > del').allTextContents();
+    expect(texts).toEqual(['Sooner', 'Later', 'Undated']);
+    await ann.page.getByLabel('Share with the members of').selectOption({ label: 'LF family' });
+    expect(await submit(ann, 'Share with the group\'s members')).toBe(302);
+    expect(await ann.page.locator('.shared-users').textContent()).toContain('lf_bob');
+    await ann.audit();
+    await ann.screenshot('todo-list-sorted');
+    await ann.screenshot('todo-list-sorted', { dark: true });
+    await bob.visit(todoPath);
+    expect(await bob.page.getByText('Sooner', { exact: true }).isVisible()).toBe(true);
+  });
+});

@@ -1,0 +1,3 @@
+import type { ListKind } from '../lists-sharing/views.js';
+
+export const TODO: ListKind = { base: '/todo', plural: 'To-do lists', noun: 'to-do list' };
