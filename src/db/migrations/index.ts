@@ -17,6 +17,7 @@ import * as accessTokens from './0016_access_tokens.js';
 import * as listPermissions from './0017_list_permissions.js';
 import * as groupActivity from './0018_group_activity.js';
 import * as chatReads from './0019_chat_reads.js';
+import * as notebookTitleKeys from './0021_notebook_title_keys.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017_list_permissions': listPermissions,
   '0018_group_activity': groupActivity,
   '0019_chat_reads': chatReads,
+  '0021_notebook_title_keys': notebookTitleKeys,
 };
