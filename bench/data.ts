@@ -45,7 +45,7 @@ async function smallDatabase(url: string): Promise<void> {
     await migrateToLatest(database.db);
     const now = 1_700_000_000_000;
     for (const user of await database.db.selectFrom('users').select('id').execute()) {
-      await database.db.insertInto('notebooks').values({ owner_id: user.id, title: 'Journal', description: '', color: '#336699', created_at: now, updated_at: now }).execute();
+      await database.db.insertInto('notebooks').values({ owner_id: user.id, title: 'Journal', title_key: 'journal', description: '', color: '#336699', created_at: now, updated_at: now }).execute();
       await database.db.insertInto('tags').values({ owner_id: user.id, name: 'daily', name_key: 'daily', color: '#996633', created_at: now }).execute();
     }
   } finally {

@@ -63,7 +63,7 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
     }
     const notebooks = await trx
       .insertInto('notebooks')
-      .values(Array.from({ length: 8 }, (_, i) => ({ owner_id: reader, title: `Notebook ${i + 1}`, color: '#336699', created_at: now, updated_at: now })))
+      .values(Array.from({ length: 8 }, (_, i) => ({ owner_id: reader, title: `Notebook ${i + 1}`, title_key: `notebook ${i + 1}`, color: '#336699', created_at: now, updated_at: now })))
       .returning('id')
       .execute();
     const tags = await trx

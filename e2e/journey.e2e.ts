@@ -156,8 +156,11 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     await alice.visit(`/notes/${noteId}/edit/`);
     await alice.page.getByLabel('Share with group').selectOption({ label: 'Household' });
     expect(await submit(alice, 'Save')).toBe(302);
-    expect(path(alice)).toBe('/notes/');
+    // Saving an edit lands on the note itself (issue 22), which names its group.
+    expect(path(alice)).toBe(`/notes/${noteId}/`);
     await alice.audit();
+    expect(await alice.page.locator('.note-badges').textContent()).toContain('Group: Household');
+    await alice.visit('/notes/');
     expect(await alice.page.locator('.note-item', { hasText: 'Lentil soup' }).textContent()).toContain('Group: Household');
 
     await bob.visit('/notes/');

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Note, Notebook, Reminder, Tag, User } from '../src/db/schema.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { DEFAULT_TAG_COLOR } from '../src/features/tags/forms.js';
+import { identityKey } from '../src/platform/identity-key.js';
 import { TagsRepository } from '../src/features/tags/repository.js';
 
 let counter = 0;
@@ -30,9 +31,10 @@ export async function createNote(
 export async function createNotebook(db: Kysely<Database>, owner: User, overrides: Partial<Pick<Notebook, 'title' | 'description' | 'color'>> = {}): Promise<Notebook> {
   counter += 1;
   const now = Date.now();
+  const title = overrides.title ?? `Notebook ${counter}`;
   return db
     .insertInto('notebooks')
-    .values({ title: `Notebook ${counter}`, ...overrides, owner_id: owner.id, created_at: now, updated_at: now })
+    .values({ ...overrides, title, title_key: identityKey(title), owner_id: owner.id, created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

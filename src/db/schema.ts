@@ -92,6 +92,8 @@ export interface NotebooksTable {
   id: Generated<number>;
   owner_id: number;
   title: string;
+  /** `identityKey(title)`, unique per owner (migration 0021): "Recipes" and "recipes" are one notebook. */
+  title_key: string;
   description: Generated<string>;
   color: Generated<string>;
   created_at: number;

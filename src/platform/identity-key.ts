@@ -62,3 +62,16 @@ export function checkIdentityName(messages: { empty: string; tooLong: string }) 
     if (problem) ctx.addIssue({ code: 'custom', message: problem === 'empty' ? messages.empty : messages.tooLong });
   };
 }
+
+/**
+ * `name`, or the first of "name (2)", "name (3)"... whose key is not in `taken` (cut to fit
+ * `maxLength`): how an import keeps a second "recipes" beside "Recipes" without a clash.
+ */
+export function distinctName(name: string, taken: ReadonlySet<string>, maxLength: number): string {
+  if (!taken.has(identityKey(name))) return name;
+  for (let n = 2; ; n += 1) {
+    const suffix = ` (${n})`;
+    const candidate = `${[...name].slice(0, maxLength - suffix.length).join('').trimEnd()}${suffix}`;
+    if (!taken.has(identityKey(candidate))) return candidate;
+  }
+}

@@ -101,7 +101,7 @@ describe('view versions (migration 0007)', () => {
 
   it('move when a notebook holding a group note is renamed or deleted', async () => {
     const { ann, family } = await world();
-    const { id: notebook } = await db.insertInto('notebooks').values({ owner_id: ann, title: 'n', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow();
+    const { id: notebook } = await db.insertInto('notebooks').values({ owner_id: ann, title: 'n', title_key: 'n', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow();
     await addNote(ann, { group_id: family, notebook_id: notebook });
     expect(await moved(() => db.updateTable('notebooks').set({ title: 'm' }).where('id', '=', notebook).execute())).toEqual(['ann', 'family']);
     expect(await moved(() => db.deleteFrom('notebooks').where('id', '=', notebook).execute())).toEqual(['ann', 'family']);
@@ -123,7 +123,7 @@ describe('view versions (migration 0007)', () => {
 
   it('move a note’s own number with the note, its tags and their names, and not with the group’s other notes', async () => {
     const { ann, bob, family } = await world();
-    const { id: notebook } = await db.insertInto('notebooks').values({ owner_id: ann, title: 'n', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow();
+    const { id: notebook } = await db.insertInto('notebooks').values({ owner_id: ann, title: 'n', title_key: 'n', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow();
     const { id: tag } = await db.insertInto('tags').values({ owner_id: ann, name: 'x', name_key: 'x', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
     const mine = await addNote(ann, { group_id: family, notebook_id: notebook });
     const theirs = await addNote(bob, { group_id: family });

@@ -18,6 +18,7 @@ import * as listPermissions from './0017_list_permissions.js';
 import * as groupActivity from './0018_group_activity.js';
 import * as chatReads from './0019_chat_reads.js';
 import * as userCurrency from './0020_user_currency.js';
+import * as notebookTitleKeys from './0021_notebook_title_keys.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0018_group_activity': groupActivity,
   '0019_chat_reads': chatReads,
   '0020_user_currency': userCurrency,
+  '0021_notebook_title_keys': notebookTitleKeys,
 };

@@ -4,13 +4,14 @@ import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
 import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
 import { parseMoney, parseQuantity } from '../shopping/money.js';
 import { isValidDueDate } from '../todo/dates.js';
-import { identityKey, identityKeyProblem } from '../../platform/identity-key.js';
+import { distinctName, identityKey, identityKeyProblem } from '../../platform/identity-key.js';
 import { type Planning, bool, ms, pks, quote, str, textProblem } from './plan-context.js';
 import { planReminder } from './reminders.js';
 
 /** Notebooks and tags of kept users; tag names unique per owner once folded. */
 export function planNotebooksAndTags(p: Planning): void {
   const { each, rows, now, notebooks, tags } = p;
+  const notebookKeys = new Map<number, Set<string>>();
   each(
     'notes_app.notebook',
     (entry) => quote(str(entry.fields.title)),
@@ -20,8 +21,14 @@ export function planNotebooksAndTags(p: Planning): void {
       const color = p.colorOf(fields.color, '#4f6d7a');
       if (color === null) return `the colour ${quote(str(fields.color))} is not #rrggbb`;
       const created = ms(fields.created_at, now);
+      // Titles are unique per owner once folded (migration 0021): a later "recipes" beside
+      // "Recipes" is kept as "recipes (2)", as the migration renames them, so its notes stay filed.
+      const taken = notebookKeys.get(fields.user as number) ?? new Set<string>();
+      notebookKeys.set(fields.user as number, taken);
+      const title = distinctName(identityKeyProblem(str(fields.title).trim()) ? 'Notebook' : str(fields.title).trim(), taken, 200);
+      taken.add(identityKey(title));
       notebooks.set(pk, fields.user as number);
-      rows.notebooks.push({ id: pk, owner_id: fields.user as number, title: str(fields.title).trim(), description: str(fields.description).trim(), color, created_at: created, updated_at: ms(fields.updated_at, created) });
+      rows.notebooks.push({ id: pk, owner_id: fields.user as number, title, title_key: identityKey(title), description: str(fields.description).trim(), color, created_at: created, updated_at: ms(fields.updated_at, created) });
       return null;
     },
   );

@@ -61,7 +61,7 @@ export class ImportRepository {
   }
 
   async insertNotebook(fields: { title: string; description: string; color: string; created_at: number; updated_at: number }): Promise<number> {
-    const row = await this.db.insertInto('notebooks').values({ ...fields, owner_id: this.ownerId }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.db.insertInto('notebooks').values({ ...fields, title_key: identityKey(fields.title), owner_id: this.ownerId }).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 

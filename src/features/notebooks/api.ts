@@ -6,7 +6,15 @@ import { NotFound } from '../../errors.js';
 import { MAX_ID } from '../../platform/ids.js';
 import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
 import { notebookForm } from './forms.js';
-import { NotebooksRepository } from './repository.js';
+import { ApiError } from '../../platform/api/layer.js';
+import { NotebooksRepository, titleTaken, unlessTitleTaken } from './repository.js';
+
+/** A title the owner already has (once folded) is the form's 400 on `title`; the write (and its transaction) is undone. */
+async function titled<T>(title: string, write: () => Promise<T>): Promise<T> {
+  const saved = await unlessTitleTaken(write);
+  if (!saved.ok) throw new ApiError(400, 'invalid', 'The request body is not valid.', { title: [titleTaken(title)] });
+  return saved.value;
+}
 
 const notebookJson = z.object({
   id: z.number().int(),
@@ -67,7 +75,7 @@ export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database
     status: 201,
     response: notebookJson,
     location,
-    handler: async ({ user, body }) => toJson(await notebooks.insert(user.id, body)),
+    handler: async ({ user, body }) => toJson(await titled(body.title, () => notebooks.insert(user.id, body))),
   });
 
   apiRoute(app, {
@@ -92,7 +100,7 @@ export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database
     errors: [403, 404, 412],
     // Read, checked against If-Match and written under one row lock: no other write comes between.
     handler: ({ user, params, body, request }) =>
-      db.transaction().execute(async (trx) => {
+      titled(body.title ?? '', () => db.transaction().execute(async (trx) => {
         const repository = new NotebooksRepository(trx);
         const current = await repository.findOwned(user.id, params.pk, { lock: true });
         if (!current) throw new NotFound();
@@ -100,7 +108,7 @@ export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database
         const fields = { title: body.title ?? current.title, description: body.description ?? current.description, color: body.color ?? current.color };
         await repository.updateOwned(user.id, current.id, fields);
         return toJson((await repository.findOwned(user.id, current.id))!);
-      }),
+      })),
   });
 
   apiRoute(app, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkIdentityName } from '../../platform/identity-key.js';
 import { colorField } from '../../platform/views/color.js';
 
 export const DEFAULT_NOTEBOOK_COLOR = '#4f6d7a';
@@ -8,7 +9,8 @@ export const notebookForm = z.object({
     .string({ error: 'This field is required.' })
     .trim()
     .min(1, 'This field is required.')
-    .max(200, 'Titles have at most 200 characters.'),
+    .max(200, 'Titles have at most 200 characters.')
+    .superRefine(checkIdentityName({ empty: 'Enter a title with at least one letter or digit.', tooLong: 'This title is too long.' })),
   description: z
     .string()
     .optional()

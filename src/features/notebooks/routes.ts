@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Notebook } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import { parseForm } from '../../platform/forms.js';
+import { formValues, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
@@ -9,7 +9,7 @@ import { pathId } from '../../platform/ids.js';
 import { NotesRepository } from '../notes/repository.js';
 import { notebooksApi } from './api.js';
 import { notebookForm } from './forms.js';
-import { NotebooksRepository } from './repository.js';
+import { NotebooksRepository, titleTaken, unlessTitleTaken } from './repository.js';
 import { NotebookDetailPage, NotebookFormPage, NotebookListPage } from './views.js';
 
 type PkParams = { Params: { pk: string } };
@@ -34,7 +34,9 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
   app.post('/notebooks/new/', async (request, reply) => {
     const form = parseForm(notebookForm, request.body);
     if (!form.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
-    const notebook = await notebooks.insert(request.user!.id, form.data);
+    const saved = await unlessTitleTaken(() => notebooks.insert(request.user!.id, form.data));
+    if (!saved.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), values: formValues(request.body), errors: { title: [titleTaken(form.data.title)] } }), 400);
+    const notebook = saved.value;
     request.flash(`Notebook “${notebook.title}” created.`);
     return reply.redirect(`/notebooks/${notebook.id}/`, 302);
   });
@@ -54,7 +56,9 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
     const notebook = await ownedOr404(request);
     const form = parseForm(notebookForm, request.body);
     if (!form.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook, values: form.values, errors: form.errors }), 400);
-    if (!(await notebooks.updateOwned(request.user!.id, notebook.id, form.data))) throw new NotFound();
+    const saved = await unlessTitleTaken(() => notebooks.updateOwned(request.user!.id, notebook.id, form.data));
+    if (!saved.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook, values: formValues(request.body), errors: { title: [titleTaken(form.data.title)] } }), 400);
+    if (!saved.value) throw new NotFound();
     request.flash(`Notebook “${form.data.title}” saved.`);
     return reply.redirect('/notebooks/', 302);
   });

@@ -51,7 +51,7 @@ export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext
           <Swatch color={notebook.color} /> {notebook.title}
         </h1>
         <span class="row-actions">
-          <a href={`/notes/new/`} role="button">New note</a>
+          <a href={`/notes/new/?notebook=${notebook.id}`} role="button">New note</a>
           <a href={`/notebooks/${notebook.id}/edit/`} role="button" class="secondary outline">Edit</a>
           <a href={`/notebooks/${notebook.id}/delete/`} data-confirm role="button" class="secondary outline">Delete</a>
         </span>
@@ -59,7 +59,7 @@ export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext
       {notebook.description ? <p class="notebook-description">{notebook.description}</p> : null}
       {result.notes.length === 0 ? (
         <p class="empty-state">
-          No notes in this notebook yet: <a href="/notes/new/">write a note</a> and choose this notebook.
+          No notes in this notebook yet: <a href={`/notes/new/?notebook=${notebook.id}`}>write a note</a> in it.
         </p>
       ) : (
         <NoteList ctx={ctx} notes={result.notes} viewerId={ctx.user!.id} />

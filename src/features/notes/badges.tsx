@@ -11,7 +11,8 @@ export function NoteBadges({ note, viewerId }: { note: NoteRow; viewerId: number
   const owned = note.owner_id === viewerId;
   return (
     <ul class="note-badges" aria-label="Details">
-      {note.is_pinned ? <li class="badge badge-pinned">Pinned</li> : null}
+      {/* Only the owner pins (PRODUCT.md): anyone else is told whose pin it is. */}
+      {note.is_pinned ? <li class="badge badge-pinned">{owned ? 'Pinned' : `Pinned by ${note.owner_username}`}</li> : null}
       {note.priority > 0 ? <li class={`badge badge-priority-${note.priority}`}>{PRIORITIES[note.priority]} priority</li> : null}
       {note.is_archived ? <li class="badge">Archived</li> : null}
       {note.group_name !== null ? <li class="badge badge-group">Group: <a href={`/groups/${note.group_id}/`}>{note.group_name}</a></li> : null}

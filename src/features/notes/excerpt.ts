@@ -12,6 +12,8 @@ export function plainExcerpt(source: string, length = EXCERPT_LENGTH): string {
     .replace(/```[^\n]*\n?/g, ' ')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // Task list items keep their state as a character: "☐ buy milk", "☑ call the vet".
+    .replace(/^(\s{0,3}[-*+]\s+)\[([ xX])\]\s+/gm, (_match, bullet: string, mark: string) => `${bullet}${mark === ' ' ? '☐' : '☑'} `)
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
     .replace(/[*_~`]+/g, '')
     .replace(/\s+/g, ' ')

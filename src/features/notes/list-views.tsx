@@ -25,6 +25,15 @@ export function listUrl(query: ListQuery, page = 1): string {
   return search ? `/notes/?${search}` : '/notes/';
 }
 
+/** "New note" from a filtered list: the list's notebook and tag preselected in the form. */
+export function newNoteUrl(query: Pick<ListQuery, 'notebook' | 'tag'>): string {
+  const params = new URLSearchParams();
+  if (query.notebook) params.set('notebook', String(query.notebook.id));
+  if (query.tag) params.set('tag', String(query.tag.id));
+  const search = params.toString();
+  return search ? `/notes/new/?${search}` : '/notes/new/';
+}
+
 export function PinButton({ ctx, note }: { ctx: ViewContext; note: { id: number; is_pinned: number; title: string } }) {
   return (
     <form method="post" action={`/notes/${note.id}/pin/`} class="inline">
@@ -79,7 +88,7 @@ function heading(query: ListQuery): string {
 
 function EmptyState({ query }: { query: ListQuery }) {
   if (query.q) return <p class="empty-state">No notes match “{query.q}”. Try fewer or shorter words.</p>;
-  if (query.notebook || query.tag) return <p class="empty-state">No notes here yet. <a href="/notes/new/">Write a note</a> and file it here.</p>;
+  if (query.notebook || query.tag) return <p class="empty-state">No notes here yet. <a href={newNoteUrl(query)}>Write a note</a> and file it here.</p>;
   if (query.archived) return <p class="empty-state">No archived notes. Archive a note from its edit page to keep it out of the way.</p>;
   return (
     <p class="empty-state">
@@ -88,7 +97,50 @@ function EmptyState({ query }: { query: ListQuery }) {
   );
 }
 
-export function NoteListPage({ ctx: requestCtx, query, result }: { ctx: ViewContext; query: ListQuery; result: NotePage }) {
+/** The other side's matches of a search (archived ones for the current list, and back). */
+export interface OtherMatches {
+  count: number;
+  /** True when the count stopped at its cap: "100 or more". */
+  capped: boolean;
+}
+
+function OtherMatchesLine({ query, other }: { query: ListQuery; other: OtherMatches | undefined }) {
+  if (!other || other.count === 0) return null;
+  const many = other.capped ? `${other.count} or more` : String(other.count);
+  const one = other.count === 1 && !other.capped;
+  const href = listUrl({ ...query, archived: !query.archived });
+  return (
+    <p class="other-matches" id="other-matches">
+      {`${many} ${query.archived ? 'current' : 'archived'} ${one ? 'note also matches' : 'notes also match'}. `}
+      <a href={href}>{query.archived ? 'Search current notes' : 'Search archived notes'}</a>
+    </p>
+  );
+}
+
+/** The active notebook and tag filters, each a chip that removes it (the search keeps them). */
+function FilterChips({ query }: { query: ListQuery }) {
+  if (!query.notebook && !query.tag) return null;
+  return (
+    <ul class="filter-chips" aria-label="Searching in">
+      {query.notebook ? (
+        <li>
+          <a class="notebook-chip" href={listUrl({ ...query, notebook: undefined })}>
+            in {query.notebook.title} <span aria-hidden="true">×</span><span class="visually-hidden"> (remove this filter)</span>
+          </a>
+        </li>
+      ) : null}
+      {query.tag ? (
+        <li>
+          <a class="tag-chip" href={listUrl({ ...query, tag: undefined })}>
+            in {query.tag.name} <span aria-hidden="true">×</span><span class="visually-hidden"> (remove this filter)</span>
+          </a>
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+export function NoteListPage({ ctx: requestCtx, query, result, other }: { ctx: ViewContext; query: ListQuery; result: NotePage; other?: OtherMatches | undefined }) {
   // One masked CSRF token serves every pin form of the page (masking 50 is measurable work).
   const token = requestCtx.csrfToken();
   const ctx: ViewContext = { ...requestCtx, csrfToken: () => token };
@@ -98,14 +150,18 @@ export function NoteListPage({ ctx: requestCtx, query, result }: { ctx: ViewCont
     <Layout ctx={ctx} title={heading(query)}>
       <div class="page-header">
         <h1>{heading(query)}</h1>
-        <a href="/notes/new/" role="button">New note</a>
+        <a href={newNoteUrl(query)} role="button">New note</a>
       </div>
       <form method="get" action="/notes/" role="search" class="note-search">
         <label for="id_q" class="visually-hidden">Search notes</label>
         <input type="search" id="id_q" name="q" value={query.q} placeholder="Search titles and text" maxLength={200} />
         {query.archived ? <input type="hidden" name="archived" value="1" /> : null}
+        {query.tag ? <input type="hidden" name="tag" value={String(query.tag.id)} /> : null}
+        {query.notebook ? <input type="hidden" name="notebook" value={String(query.notebook.id)} /> : null}
         <button type="submit">Search</button>
       </form>
+      <FilterChips query={query} />
+      <OtherMatchesLine query={query} other={other} />
       <p class="list-filters">
         {filtered ? <a href={query.archived ? '/notes/?archived=1' : '/notes/'}>Show all</a> : null}
         {query.archived ? <a href="/notes/">Back to current notes</a> : <a href="/notes/?archived=1">Archived notes</a>}

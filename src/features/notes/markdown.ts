@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { taskLists } from './task-lists.js';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -10,6 +11,8 @@ const SAFE_LINK = /^(https?:|mailto:)/i;
  */
 const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
 markdown.validateLink = (url) => SAFE_LINK.test(url.trim());
+// `- [ ] task` and `- [x] done`: read-only checkboxes (task-lists.ts).
+markdown.use(taskLists);
 
 const defaultLinkOpen = markdown.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
 markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {

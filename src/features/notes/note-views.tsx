@@ -33,6 +33,7 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
           <small class="note-dates">
             Written by {note.owner_username} · created <Time ms={note.created_at} /> · updated <Time ms={note.updated_at} />
           </small>
+          {owned ? <NoteActions ctx={ctx} note={note} /> : null}
         </header>
         {note.content.trim() ? (
           // Markdown rendered with raw HTML off and only http(s)/mailto links: see markdown.ts.
@@ -40,13 +41,6 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
         ) : (
           <p class="empty-state">This note has no text yet.</p>
         )}
-        {owned ? (
-          <footer class="actions">
-            <a href={`/notes/${note.id}/edit/`} role="button">Edit</a>
-            <PinButton ctx={ctx} note={note} />
-            <a href={`/notes/${note.id}/delete/`} role="button" class="secondary outline">Delete</a>
-          </footer>
-        ) : null}
       </article>
       <AudiencePanel members={note.audience} viewerId={ctx.user!.id} noun="note" groupName={note.group_name} />
       {owned && reminders ? <NoteReminders ctx={ctx} noteId={note.id} reminders={reminders.items} form={reminders.form} /> : null}
@@ -54,6 +48,24 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
         <a href="/notes/">← All notes</a>
       </p>
     </Layout>
+  );
+}
+
+/**
+ * The owner's actions, at the top of the note only (under its title, before a long text), in
+ * one compact row that wraps at 390 px. Delete is a link to its confirmation page (data-confirm).
+ */
+function NoteActions({ ctx, note }: { ctx: ViewContext; note: NoteDetail }) {
+  return (
+    <nav class="actions note-actions" aria-label="Note actions">
+      <a href={`/notes/${note.id}/edit/`} role="button" class="small">Edit</a>
+      <PinButton ctx={ctx} note={note} />
+      <form method="post" action={`/notes/${note.id}/archive/`} class="inline">
+        <CsrfField ctx={ctx} />
+        <button type="submit" class="secondary outline small">{note.is_archived ? 'Unarchive' : 'Archive'}</button>
+      </form>
+      <a href={`/notes/${note.id}/delete/`} role="button" class="secondary outline small" data-confirm>Delete</a>
+    </nav>
   );
 }
 

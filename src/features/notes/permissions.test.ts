@@ -46,7 +46,7 @@ describe('owner', () => {
     expect((await owner.browser.get(`/notes/${id}/edit/`)).statusCode).toBe(200);
     const edited = await owner.browser.post(`/notes/${id}/edit/`, editForm);
     expect(edited.statusCode).toBe(302);
-    expect(edited.headers.location).toBe('/notes/');
+    expect(edited.headers.location).toBe(`/notes/${id}/`);
     expect(await findNote(t.db, id)).toMatchObject({ title: 'Changed title', content: 'changed', priority: 2 });
 
     expect((await owner.browser.post(`/notes/${id}/pin/`)).statusCode).toBe(302);

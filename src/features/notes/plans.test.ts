@@ -94,9 +94,12 @@ describe('query plans', () => {
       const query = notes.searchPageQuery(reader.id, searchTerms(word), { archived: false }, 1);
       const text = await plan(query!.compile());
       if (t.database.dialect === 'sqlite') {
-        // FTS5 hands out matches newest first itself (index flags 192 = ORDER BY rowid DESC consumed).
+        // FTS5 hands out matches newest first itself (index flags 192 = ORDER BY rowid DESC consumed):
+        // no sort inside the text branch; what is sorted after is at most a page of ids per branch.
         expect(text).toMatch(/SCAN notes_fts VIRTUAL TABLE INDEX 192:/);
-        expect(text).not.toMatch(/TEMP B-TREE/);
+        expect(/CO-ROUTINE text\n([^]*?)\nSCAN text/.exec(text)?.[1]).not.toMatch(/TEMP B-TREE/);
+        // The tag-name branch (search-tags.ts) starts from the caller's own tags, never from the notes.
+        expect(text).toMatch(/CO-ROUTINE tagged\nSEARCH tags USING COVERING INDEX tags_owner_name_key/);
       } else {
         // Two tiers (see search.ts): a walk down the primary key only within the newest notes
         // (or the one-row read of max(id) that bounds them), then, only if those held no page,

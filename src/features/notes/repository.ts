@@ -8,7 +8,7 @@ import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { noteAudience, ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { plainExcerpt } from './excerpt.js';
-import { matchingNotesQuery } from './search.js';
+import { searchMatches } from './search-tags.js';
 import { ownRemindersOnNote, type ReminderRow } from './reminders-repository.js';
 
 export const PAGE_SIZE = 50;
@@ -186,7 +186,8 @@ export class NotesRepository {
 
   /**
    * Full-text search over title and content of the visible notes, newest first (see search.ts),
-   * with their details, in one query as the list is.
+   * with their details, in one query as the list is. Notes carrying one of the caller's own tags
+   * named by the words match too (search-tags.ts).
    */
   async searchVisiblePage(userId: number, terms: string[], filters: NoteFilters, page: number): Promise<NotePage> {
     const query = this.searchPageQuery(userId, terms, filters, page);
@@ -197,7 +198,14 @@ export class NotesRepository {
 
   /** The query behind searchVisiblePage (null when there is no word to search for). */
   searchPageQuery(userId: number, terms: string[], filters: NoteFilters, page: number) {
-    return matchingNotesQuery(this.db, this.dialect, this.searchScope(userId, filters), terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+    return searchMatches(this.db, this.dialect, this.searchScope(userId, filters), userId, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  }
+
+  /** How many notes match with the archived filter the other way round, counting at most `cap`: the search's one extra query. */
+  async countSearchMatches(userId: number, terms: string[], filters: NoteFilters, cap: number): Promise<number> {
+    const query = searchMatches(this.db, this.dialect, this.searchScope(userId, filters), userId, terms, { limit: cap, offset: 0 });
+    if (!query) return 0;
+    return Number((await this.db.selectFrom(query.as('m')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   }
 
   /** The visible notes a search may return: the filters applied, the terms not yet. */
@@ -268,17 +276,6 @@ export class NotesRepository {
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('notes').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
-  }
-
-  /** Flips is_pinned in one statement (no read-modify-write race); the note's updated time stays. */
-  async togglePinOwned(ownerId: number, id: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('notes')
-      .set({ is_pinned: sql<number>`1 - is_pinned` })
-      .where('owner_id', '=', ownerId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
   }
 
   private async linkTags(noteId: number, tagIds: number[]): Promise<void> {

@@ -45,7 +45,7 @@ describe('round trips per page', () => {
     expect(queries).toBe(2);
   });
 
-  it('a search page takes two queries: session, the matching page with its details and tags', async () => {
+  it('a search page takes three queries: session, the matching page with its details and tags, and the count of archived matches', async () => {
     await browser.get('/notes/?q=own+tagged');
     let body = '';
     const queries = await counter.during(async () => {
@@ -55,7 +55,7 @@ describe('round trips per page', () => {
     });
     expect(body).toContain('My own tagged note');
     expect(body).toContain('mine-tag');
-    expect(queries).toBe(2);
+    expect(queries).toBe(3);
   });
 
   it('a note page takes two queries: session, the note with its details and tags (own note or a group\'s)', async () => {

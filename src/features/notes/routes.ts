@@ -7,7 +7,7 @@ import type { FormErrors } from '../../platform/views/forms.js';
 import { viewContext } from '../../platform/views/render.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { noteForm } from './forms.js';
-import { idOr404, pathId } from '../../platform/ids.js';
+import { idOr404, parseId, pathId } from '../../platform/ids.js';
 import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
@@ -27,6 +27,8 @@ type ListParams = { Querystring: Record<string, string | string[] | undefined> }
 
 const MAX_PAGE = 10_000;
 const MAX_QUERY_LENGTH = 200;
+/** "100 or more archived notes also match": the count stops there, so it never costs more than a long page. */
+const OTHER_MATCHES_CAP = 100;
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -104,17 +106,30 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
         query.tag = { id: tag.id, name: tag.name };
       }
       const filters = { archived, notebookId, tagId };
-      const result = q
-        ? await service.notes.searchVisiblePage(userId, searchTerms(q), filters, page)
-        : await service.notes.listVisiblePage(userId, filters, page, request.session?.groupIds);
+      if (!q) {
+        const result = await service.notes.listVisiblePage(userId, filters, page, request.session?.groupIds);
+        if (page > 1 && result.notes.length === 0) throw new NotFound();
+        return NoteListPage({ ctx, query, result });
+      }
+      // A search also matches the caller's own tags by name, and its first page says how many
+      // notes on the other side of the archive match too (one count, capped).
+      const terms = searchTerms(q);
+      const result = await service.notes.searchVisiblePage(userId, terms, filters, page);
       if (page > 1 && result.notes.length === 0) throw new NotFound();
-      return NoteListPage({ ctx, query, result });
+      const count = page === 1 ? await service.notes.countSearchMatches(userId, terms, { ...filters, archived: !archived }, OTHER_MATCHES_CAP + 1) : 0;
+      return NoteListPage({ ctx, query, result, other: { count: Math.min(count, OTHER_MATCHES_CAP), capped: count > OTHER_MATCHES_CAP } });
     });
   });
 
-  app.get('/notes/new/', async (request, reply) => {
-    const { page, status } = await showForm(request, 200, {});
-    return reply.render(page, status);
+  app.get<ListParams>('/notes/new/', async (request, reply) => {
+    // ?notebook=&tag= preselect the caller's own notebook or tag (from a notebook's page or a
+    // filtered list); any other id is ignored silently, like a missing one: nothing to probe.
+    const choices = await service.formChoices(request.user!.id);
+    const notebook = parseId(first(request.query.notebook));
+    const tag = parseId(first(request.query.tag));
+    const values = { notebook: choices.notebooks.some((nb) => nb.id === notebook) ? String(notebook) : '' };
+    const tagIds = choices.tags.some((t) => t.id === tag) ? [String(tag)] : [];
+    return reply.render(NoteFormPage({ ctx: viewContext(request), choices, typed: { values, tagIds } }), 200);
   });
 
   app.post('/notes/new/', async (request, reply) => {
@@ -165,7 +180,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
       return reply.render(page, status);
     }
     request.flash('Note saved.');
-    return reply.redirect('/notes/', 302);
+    return reply.redirect(`/notes/${note.id}/`, 302);
   });
 
   app.get<PkParams>('/notes/:pk/delete/', async (request, reply) => {
@@ -186,6 +201,14 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     await service.delete(request.user!.id, pathId(request));
     request.flash('Note deleted.');
     return reply.redirect('/notes/', 302);
+  });
+
+  // One click from the note's page; the owner's only, like pinning: anyone else gets the 404 of a missing note.
+  app.post<PkParams>('/notes/:pk/archive/', async (request, reply) => {
+    const noteId = pathId(request);
+    const archived = await service.toggleArchive(request.user!.id, noteId);
+    request.flash(archived ? 'Note archived: it is out of the main list.' : 'Note back in the main list.');
+    return reply.redirect(`/notes/${noteId}/`, 302);
   });
 
   app.post<PkParams>('/notes/:pk/pin/', async (request, reply) => {

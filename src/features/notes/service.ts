@@ -10,6 +10,7 @@ import type { NoteForm } from './forms.js';
 import { INVALID_CHOICE } from '../../platform/ids.js';
 import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { type NoteFields, NotesRepository } from './repository.js';
+import { toggleOwnedFlag } from './note-flags.js';
 
 export type SaveOutcome = { ok: true; id: number } | { ok: false; errors: FormErrors };
 
@@ -86,7 +87,14 @@ export class NotesService {
   }
 
   async togglePin(userId: number, id: number): Promise<void> {
-    if (!(await this.notes.togglePinOwned(userId, id))) throw new NotFound();
+    if ((await toggleOwnedFlag(this.db, 'is_pinned', userId, id)) === undefined) throw new NotFound();
+  }
+
+  /** Flips the note's archived state; true when it is now archived. */
+  async toggleArchive(userId: number, id: number): Promise<boolean> {
+    const archived = await toggleOwnedFlag(this.db, 'is_archived', userId, id);
+    if (archived === undefined) throw new NotFound();
+    return archived;
   }
 
   /**

@@ -87,3 +87,19 @@ describe('Markdown', () => {
     expect(html).toContain('<code>code</code>');
   });
 });
+
+describe('task lists', () => {
+  it('render read-only checkboxes labelled by their text, which stays escaped', () => {
+    const html = renderMarkdown(`- [ ] buy ${SCRIPT}\n- [x] done [x](javascript:alert(1)) ${IMG}\n- [ ]${ATTR}`);
+    expect(html).toContain('<label class="task"><input type="checkbox" class="task-checkbox" disabled> buy &lt;script&gt;');
+    expect(html).toContain('<input type="checkbox" class="task-checkbox" disabled checked> done');
+    expectInert(html);
+    expect(html.match(/<input/g)).toHaveLength(2); // "[ ]" not followed by a space is text
+    expect(html).not.toMatch(/<input(?![^>]*disabled)/);
+  });
+
+  it('show their state in the list’s excerpt', async () => {
+    await createNote(t.db, me.user, { title: 'Chores', content: '- [ ] dishes\n- [x] laundry' });
+    expect((await me.browser.get('/notes/')).body).toContain('☐ dishes ☑ laundry');
+  });
+});
