@@ -35,6 +35,14 @@ export interface AuditRecord {
  * no script or CSP errors in the console, axe-core in the light and the dark scheme (serious or
  * critical violations fail the test), and no sideways scrolling.
  */
+let people = 0;
+
+/** An address of its own for each person: each test file runs in a process of its own (pid). */
+function nextAddress(): string {
+  people += 1;
+  return `10.${process.pid % 250}.${Math.floor(people / 250) % 250}.${(people % 250) + 1}`;
+}
+
 export class Person {
   readonly errors: string[] = [];
   private constructor(readonly name: string, readonly context: BrowserContext, readonly page: Page, private readonly javaScript: boolean) {
@@ -55,6 +63,7 @@ export class Person {
       // Pico animates colours; without motion axe never measures a colour half-way.
       reducedMotion: 'reduce',
       javaScriptEnabled: options.javaScript ?? true,
+      extraHTTPHeaders: { 'X-Forwarded-For': nextAddress() },
     });
     return new Person(name, context, await context.newPage(), options.javaScript ?? true);
   }

@@ -36,5 +36,7 @@ if (replaceUrl && replaceUrl.startsWith('/') && !replaceUrl.startsWith('//')) wi
 const target = !firstInvalid && location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
 if (target) {
   const focusable = target.matches('[tabindex], input, select, textarea, button, a[href]') ? target : target.querySelector('input:not([type=hidden]), select, textarea');
-  focusable?.focus();
+  // After the load: the browser's own move to the fragment, which comes then, would take it back.
+  if (document.readyState === 'complete') focusable?.focus();
+  else window.addEventListener('load', () => setTimeout(() => focusable?.focus(), 0), { once: true });
 }

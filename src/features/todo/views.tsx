@@ -53,7 +53,7 @@ function WhoDidWhat({ item, timeZone }: { item: TodoItemRow; timeZone: string })
 export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewContext; item: TodoItemRow; canTick: boolean; canEdit: boolean; today: string }) {
   const done = item.is_done === 1;
   const overdue = isOverdue(item, today);
-  const text = done ? <del>{item.text}</del> : <span>{item.text}</span>;
+  const text = done ? <del class="item-text">{item.text}</del> : <span class="item-text">{item.text}</span>;
   return (
     <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
       {canTick ? (
