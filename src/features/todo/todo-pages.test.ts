@@ -119,7 +119,7 @@ describe('items', () => {
     // Open items by due date, the earliest first; done items after.
     const order = ['Late thing', 'Today thing', 'Future thing', 'Done thing'].map((text) => body.indexOf(text));
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(body).toContain('<del>Done thing</del>');
+    expect(body).toContain('<del class="item-text">Done thing</del>');
     const rows = body.split('<li class="todo-item').slice(1);
     const rowOf = (text: string) => rows.find((row) => row.includes(text))!;
     expect(rowOf('Late thing')).toMatch(/^ overdue"/);
