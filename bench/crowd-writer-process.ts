@@ -76,7 +76,7 @@ async function edit(writerIndex: number, k: number, current: WriteRound): Promis
     const status = String(response.status);
     current.edits.statuses[status] = (current.edits.statuses[status] ?? 0) + 1;
     // Saved means a redirect to the list; a redirect to the login page is a failure too.
-    if (response.status !== 302 || response.headers.get('location') !== '/notes/') note(current.edits.problems, `edit of note ${target.id}: ${response.status} to ${response.headers.get('location')}`);
+    if (response.status !== 302 || response.headers.get('location') !== `/notes/${target.id}/`) note(current.edits.problems, `edit of note ${target.id}: ${response.status} to ${response.headers.get('location')}`);
   } catch (error) {
     note(current.edits.problems, `edit of note ${target.id}: ${(error as Error).message}`);
   }

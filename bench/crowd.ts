@@ -71,7 +71,7 @@ function checkReads(what: string, m: Measurement): void {
   if (m.errors || m.non2xx || wrong.length) throw new Error(`${what}: ${m.errors} errors, ${m.non2xx} non-2xx, statuses ${JSON.stringify(m.statusCodes)}`);
 }
 
-/** Every edit must be saved (302 to the list) and every chat message come back to its sender. */
+/** Every edit must be saved (302 to the note's page) and every chat message come back to its sender. */
 function checkWrites({ edits, chat }: WriteRound): void {
   const saved = edits.statuses['302'] ?? 0;
   if (saved !== edits.sent || edits.problems.length) throw new Error(`edits: ${saved} of ${edits.sent} saved; ${edits.problems.join('; ')}`);
