@@ -1,5 +1,12 @@
+import type { MessageValues } from './platform/i18n/index.js';
 /** An error that is a normal HTTP answer: the error handler renders its status page. */
+/**
+ * An answer other than success. Its message is a catalogue key (with `values`) shown in the
+ * caller's language, or text shown as it is.
+ */
 export class HttpError extends Error {
+  values?: MessageValues;
+
   constructor(
     readonly statusCode: number,
     message: string,

@@ -13,7 +13,8 @@ import { dataCommands } from './data-commands.js';
 import { dumpCommands } from './dump-commands.js';
 import { groupCommands } from './group-commands.js';
 import { AdminService } from '../features/admin/service.js';
-import { CliError, readNewPassword } from './io.js';
+import { issueMessage } from '../platform/forms.js';
+import { CliError, firstError, readNewPassword } from './io.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -62,9 +63,6 @@ export async function announceEndedSessions(config: Config, sessionKeys: string[
   }
 }
 
-function firstError(errors: Record<string, string[]>): string {
-  return Object.values(errors).flat()[0] ?? 'invalid input';
-}
 
 const accountCommands: Record<string, Command> = {
   serve: {
@@ -95,7 +93,7 @@ const accountCommands: Record<string, Command> = {
     options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' }, admin: { type: 'boolean' } },
     async run({ config, args, options }) {
       const username = usernameSchema.safeParse(args[0]);
-      if (!username.success) throw new CliError(username.error.issues[0]!.message);
+      if (!username.success) throw new CliError(firstError({ username: [issueMessage(username.error.issues[0]!)] }));
       const email = typeof options.email === 'string' ? options.email.trim() : '';
       if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new CliError(`"${email}" is not a valid email address`);
       const password = await readNewPassword(options['password-stdin'] === true);

@@ -8,9 +8,8 @@ import { publishFromOutside } from '../platform/hub/hub.js';
 import { parseId } from '../platform/ids.js';
 import { Notifications } from '../platform/notifications.js';
 import { type Command, withDatabase } from './commands.js';
-import { CliError } from './io.js';
+import { CliError, firstError } from './io.js';
 
-const firstError = (errors: Record<string, string[]>) => Object.values(errors).flat()[0] ?? 'invalid input';
 const NAME_IT = 'name it as <owner>/<name> or by its id';
 
 /**

@@ -1,8 +1,16 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { translate, translator } from '../platform/i18n/index.js';
+import type { FormErrors } from '../platform/views/forms.js';
 
 /** A failure the user can act on: printed as one line, exit status 1. */
 export class CliError extends Error {}
+
+/** The first of a form's errors, in English: the command line speaks English. */
+export function firstError(errors: FormErrors): string {
+  const first = Object.values(errors).flat()[0];
+  return first === undefined ? 'invalid input' : translate(translator('en'), first);
+}
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let data = '';

@@ -21,6 +21,8 @@ export interface UsersTable {
   timezone: Generated<string>;
   /** An ISO 4217 code for prices and totals (migration 0020), '' for none. */
   currency: Generated<string>;
+  /** A catalogue's code the user chose on the account page, or '' to follow the browser. */
+  language: Generated<string>;
   /** 1 for an administrator of the instance (`createuser --admin`, `promote`). */
   is_admin: Generated<number>;
   /**

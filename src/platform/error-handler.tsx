@@ -4,6 +4,7 @@ import { HttpError, STATUS_TITLES, ServiceUnavailable } from '../errors.js';
 import { ApiError, isApiRequest } from './api/layer.js';
 import { ErrorPage } from './views/error-page.js';
 import { viewContext } from './views/render.js';
+import { type MessageKey, requestTranslator, type Translator, translate } from './i18n/index.js';
 
 const GENERIC_MESSAGES: Record<number, string> = {
   400: 'The request could not be understood.',
@@ -32,10 +33,12 @@ const API_CODES: Record<number, string> = {
 };
 
 /** PRODUCT.md section 4b: `{"error": {"code", "message", "fields"?}}`. */
-function apiErrorBody(error: Error, status: number, message: string) {
+function apiErrorBody(error: Error, status: number, message: string, t: Translator) {
   const code = error instanceof ApiError ? error.code : API_CODES[status] ?? (status >= 500 ? 'server_error' : 'error');
   const fields = error instanceof ApiError ? error.fields : undefined;
-  return { error: fields ? { code, message, fields } : { code, message } };
+  if (!fields) return { error: { code, message } };
+  const translated = Object.fromEntries(Object.entries(fields).map(([field, messages]) => [field, messages.map((m) => translate(t, m))]));
+  return { error: { code, message, fields: translated } };
 }
 
 /** One place renders every error: a styled page (or JSON for scripts), never internals in production. */
@@ -48,8 +51,9 @@ export function installErrorHandler(app: FastifyInstance, config: Config): void 
     if (error instanceof ServiceUnavailable) request.log.warn({ reason: error.message }, 'refused for load');
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (known) reply.headers(error.headers);
-    const message = known ? error.message : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'Error';
-    if (isApiRequest(request)) return reply.code(status).send(apiErrorBody(error, status, message));
+    const t = requestTranslator(request);
+    const message = translate(t, known ? { key: error.message as MessageKey, values: error.values } : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'Error');
+    if (isApiRequest(request)) return reply.code(status).send(apiErrorBody(error, status, message, t));
     if (wantsJson(request)) return reply.code(status).send({ error: message });
     const detail = status >= 500 && !config.production ? error.stack : undefined;
     return reply.render(<ErrorPage ctx={viewContext(request)} status={status} message={message} detail={detail} />, status);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Message, MessageKey, MessageValues } from './i18n/index.js';
 import type { FormErrors, FormValues } from './views/forms.js';
 
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FormErrors; values: FormValues };
@@ -15,6 +16,17 @@ export function formValues(body: unknown): FormValues {
   return values;
 }
 
+/**
+ * An issue's message as a catalogue key with the bounds it broke (`{min}`, `{max}`): schemas name
+ * their errors with msg('form.required'), and the page shows them in its language.
+ */
+export function issueMessage(issue: z.core.$ZodIssue): Message {
+  const values: MessageValues = {};
+  if ('minimum' in issue && typeof issue.minimum === 'number') values.min = issue.minimum;
+  if ('maximum' in issue && typeof issue.maximum === 'number') values.max = issue.maximum;
+  return { key: issue.message as MessageKey, values };
+}
+
 /** Validates a form body against its schema; on failure, messages per field (`__all__` for the form). */
 export function parseForm<S extends z.ZodType>(schema: S, body: unknown): FormResult<z.infer<S>> {
   const result = schema.safeParse(body ?? {});
@@ -22,7 +34,7 @@ export function parseForm<S extends z.ZodType>(schema: S, body: unknown): FormRe
   const errors: FormErrors = {};
   for (const issue of result.error.issues) {
     const field = typeof issue.path[0] === 'string' ? issue.path[0] : '__all__';
-    (errors[field] ??= []).push(issue.message);
+    (errors[field] ??= []).push(issueMessage(issue));
   }
   return { ok: false, errors, values: formValues(body) };
 }

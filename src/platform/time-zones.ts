@@ -47,12 +47,25 @@ export function todayIn(timeZone: string, now = new Date()): string {
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** A moment as the user reads it in `timeZone`: "25 Nov 2026, 14:05". */
-export function dateTimeIn(timeZone: string, ms: number): string {
-  let format = dateTimeFormats.get(timeZone);
+/**
+ * The locale dates and numbers are written in for a language of the catalogue: British English
+ * for English (day before month, 24-hour clock), else the language itself.
+ */
+export function localeOf(language: string): string {
+  return language === 'en' ? 'en-GB' : language;
+}
+
+/**
+ * A moment as the user reads it in `timeZone` and their language: "25 Nov 2026, 14:05",
+ * "25 лист. 2026 р., 14:05". At most one format per known zone and language is made.
+ */
+export function dateTimeIn(timeZone: string, ms: number, language = 'en', style: 'date' | 'dateTime' = 'dateTime'): string {
+  const id = `${language}|${style}|${timeZone}`;
+  let format = dateTimeFormats.get(id);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone: timeZoneOr(timeZone), dateStyle: 'medium', timeStyle: 'short' });
-    if (isTimeZone(timeZone)) dateTimeFormats.set(timeZone, format);
+    const options: Intl.DateTimeFormatOptions = style === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' };
+    format = new Intl.DateTimeFormat(localeOf(language), { timeZone: timeZoneOr(timeZone), ...options });
+    if (isTimeZone(timeZone) && dateTimeFormats.size < 10_000) dateTimeFormats.set(id, format);
   }
   return format.format(new Date(ms));
 }

@@ -19,6 +19,7 @@ import * as groupActivity from './0018_group_activity.js';
 import * as chatReads from './0019_chat_reads.js';
 import * as userCurrency from './0020_user_currency.js';
 import * as notebookTitleKeys from './0021_notebook_title_keys.js';
+import * as userLanguage from './0022_user_language.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0019_chat_reads': chatReads,
   '0020_user_currency': userCurrency,
   '0021_notebook_title_keys': notebookTitleKeys,
+  '0022_user_language': userLanguage,
 };

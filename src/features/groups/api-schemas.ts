@@ -1,3 +1,4 @@
+import type { FormErrors } from '../../platform/views/forms.js';
 import { z } from 'zod';
 import { ApiError } from '../../platform/api/layer.js';
 import { decodeCursor, pathIdSchema as pathId } from '../../platform/api/routes.js';
@@ -17,7 +18,7 @@ export function cursorId(cursor: string | undefined): number | undefined {
 }
 
 /** The 400 of a service's form errors (the same words the page shows). */
-export const invalidBody = (fields: Record<string, string[]>) => new ApiError(400, 'invalid', 'The request body is not valid.', fields);
+export const invalidBody = (fields: FormErrors) => new ApiError(400, 'invalid', 'The request body is not valid.', fields);
 
 export const iso = (ms: number) => new Date(Number(ms)).toISOString();
 

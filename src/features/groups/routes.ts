@@ -1,3 +1,4 @@
+import type { FormErrors } from '../../platform/views/forms.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
@@ -53,7 +54,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
 
   app.post('/groups/:pk/members/', async (request, reply) => {
     const group = await ownedGroup(request);
-    const showErrors = async (errors: Record<string, string[]>, values = {}) => {
+    const showErrors = async (errors: FormErrors, values = {}) => {
       const page = (await groups.findMemberGroupPage(request.user!.id, group.id, activity, groupShelf))!;
       return reply.render(GroupPage({ ctx: viewContext(request), ...page, values, errors }), 400);
     };

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { HttpError } from '../../errors.js';
+import type { FormErrors } from '../views/forms.js';
 import { TokenBucket } from '../rate-limit.js';
 import { type TokenScope, TokenStore } from './tokens.js';
 import './routes.js';
@@ -45,7 +46,7 @@ export class ApiError extends HttpError {
     statusCode: number,
     readonly code: string,
     message: string,
-    readonly fields?: Record<string, string[]>,
+    readonly fields?: FormErrors,
     headers: Record<string, string> = {},
   ) {
     super(statusCode, message, headers);

@@ -1,3 +1,5 @@
+import { issueMessage } from '../forms.js';
+import type { FormErrors } from '../views/forms.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -71,11 +73,11 @@ export function checkIfMatch(request: FastifyRequest, current: unknown): void {
 }
 
 /** Validation messages per field, as forms show them (`__all__` for the whole body). */
-function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+function fieldErrors(error: z.ZodError): FormErrors {
+  const fields: FormErrors = {};
   for (const issue of error.issues) {
     const field = issue.path.length ? issue.path.join('.') : '__all__';
-    (fields[field] ??= []).push(issue.message);
+    (fields[field] ??= []).push(issueMessage(issue));
   }
   return fields;
 }

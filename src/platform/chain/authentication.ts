@@ -22,6 +22,8 @@ export interface AuthUser {
   timezone: string;
   /** ISO 4217 code for money on pages ('' or absent: none), as read with the session. */
   currency?: string;
+  /** The language chosen on the account page ('' or absent: the browser's), as read with the session. */
+  language?: string;
   /** An administrator of the instance: may use /admin/. */
   isAdmin: boolean;
   /** Unread notifications, as read with the session (up to UNREAD_CAP): the bell on every page. */
@@ -104,9 +106,9 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
     reply.redirect(loginUrl(request.url), 302);
   };
   const callerOf = (session: LoadedSession): AuthUser | null => {
-    const { id, username, email, is_active, is_admin, password, timezone, currency } = session.user;
+    const { id, username, email, is_active, is_admin, password, timezone, currency, language } = session.user;
     return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password))
-      ? Object.freeze({ id, username, email, timezone, currency, isAdmin: is_admin === 1, unread: session.unread, navigation: session.navigation })
+      ? Object.freeze({ id, username, email, timezone, currency, language, isAdmin: is_admin === 1, unread: session.unread, navigation: session.navigation })
       : null;
   };
   app.addHook('preValidation', (request, reply, done) => {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
+import type { Message } from '../i18n/index.js';
 
 // One-time flash messages ("Logged out", "Note saved"), carried across the redirect in a
 // signed cookie so that they need no session (and survive logout, which ends the session).
@@ -8,7 +9,8 @@ import type { Config } from '../../config.js';
 export type MessageLevel = 'success' | 'info' | 'warning' | 'error';
 export interface FlashMessage {
   level: MessageLevel;
-  text: string;
+  /** A catalogue key with its values, put in the language of the page that shows it. */
+  text: Message;
 }
 
 interface MessageState {
@@ -25,17 +27,24 @@ declare module 'fastify' {
   interface FastifyRequest {
     messageState: MessageState | null;
     /** Queues a message for the next page shown to this browser. */
-    flash(text: string, level?: MessageLevel): void;
+    flash(text: Message, level?: MessageLevel): void;
     /** The messages to show on this page; they are then gone. */
     takeMessages(): readonly FlashMessage[];
   }
+}
+
+function isMessage(text: unknown): text is Message {
+  if (typeof text === 'string') return true;
+  if (!text || typeof text !== 'object') return false;
+  const { key, values } = text as { key?: unknown; values?: unknown };
+  return typeof key === 'string' && (values === undefined || (typeof values === 'object' && values !== null && Object.values(values).every((v) => typeof v === 'string' || typeof v === 'number')));
 }
 
 function parse(raw: string): FlashMessage[] {
   try {
     const value: unknown = JSON.parse(raw);
     if (!Array.isArray(value)) return [];
-    return value.filter((m): m is FlashMessage => typeof m?.text === 'string' && LEVELS.has(m?.level)).slice(0, 10);
+    return value.filter((m): m is FlashMessage => isMessage(m?.text) && LEVELS.has(m?.level)).slice(0, 10);
   } catch {
     return [];
   }
@@ -55,7 +64,7 @@ function state(request: FastifyRequest): MessageState {
 /** Layer 6: one-time messages, written to (or cleared from) the cookie on the way out. */
 export const messagesLayer = fp<{ config: Config }>(async (app, { config }) => {
   app.decorateRequest('messageState', null);
-  app.decorateRequest('flash', function (this: FastifyRequest, text: string, level: MessageLevel = 'success') {
+  app.decorateRequest('flash', function (this: FastifyRequest, text: Message, level: MessageLevel = 'success') {
     state(this).outgoing.push({ level, text });
   });
   app.decorateRequest('takeMessages', function (this: FastifyRequest) {

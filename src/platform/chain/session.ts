@@ -27,6 +27,7 @@ export interface SessionUser {
   is_admin: number;
   timezone: string;
   currency: string;
+  language: string;
 }
 
 export interface LoadedSession {
@@ -133,6 +134,7 @@ export class SessionStore {
         'users.is_admin',
         'users.timezone',
         'users.currency',
+        'users.language',
         'users.view_version',
         jsonRowsFrom(
           db,
@@ -160,7 +162,7 @@ export class SessionStore {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
     }
     const data = JSON.parse(row.session_data) as SessionData;
-    const { id, username, email, password, is_active, is_admin, timezone, currency } = row;
+    const { id, username, email, password, is_active, is_admin, timezone, currency, language } = row;
     // PostgreSQL hands back the versions parsed, SQLite as the text of the same array.
     const groups = parseJsonRows<{ id: number; view_version: number }>(row.group_versions);
     const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(groups);
@@ -169,7 +171,7 @@ export class SessionStore {
       key: row.session_key,
       authHash: data._auth_user_hash,
       expireDate: row.expire_date,
-      user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone, currency }),
+      user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone, currency, language }),
       viewToken: `${row.view_version}:${groupVersions}`,
       groupIds: Object.freeze(groups.map((group) => group.id)),
       // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.

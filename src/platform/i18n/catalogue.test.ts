@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +73,20 @@ describe('choosing the language', () => {
     expect(chooseLanguage('', 'xx')).toBe('en');
     expect(chooseLanguage(';;;,=,q=2')).toBe('en');
     expect(chooseLanguage(`${'x,'.repeat(10_000)}uk`)).toBe('en');
+  });
+});
+
+describe('the catalogue files', () => {
+  it('takes the languages from the folders of locales/, English first', () => {
+    expect(LANGUAGES[0]).toBe('en');
+    expect(LANGUAGES).toContain('uk');
+  });
+
+  it('refuses a key written in two files of one language', () => {
+    const directory = new URL(`file://${mkdtempSync(join(tmpdir(), 'locales-'))}/`);
+    mkdirSync(new URL('en/', directory));
+    writeFileSync(new URL('en/a.json', directory), '{"x.y": "One"}');
+    writeFileSync(new URL('en/b.json', directory), '{"x.y": "Two"}');
+    expect(() => readMessages('en', directory)).toThrow(/x\.y is in another file/);
   });
 });

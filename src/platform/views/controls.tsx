@@ -1,3 +1,4 @@
+import { pageLanguage } from '../i18n/index.js';
 import { dateTimeIn } from '../time-zones.js';
 import { ConfirmPage } from './confirm.js';
 import type { ViewContext } from './render.js';
@@ -32,7 +33,7 @@ export function Time({ ms, timeZone }: { ms: number; timeZone?: string }) {
   if (timeZone) {
     return (
       <time datetime={iso} data-zone={timeZone} title={timeZone}>
-        {dateTimeIn(timeZone, ms)}
+        {dateTimeIn(timeZone, ms, pageLanguage())}
       </time>
     );
   }
@@ -45,7 +46,7 @@ export function Time({ ms, timeZone }: { ms: number; timeZone?: string }) {
  */
 export function TimeAgo({ ms, text, timeZone }: { ms: number; text: string; timeZone: string }) {
   return (
-    <time datetime={new Date(ms).toISOString()} data-relative="" title={dateTimeIn(timeZone, ms)}>
+    <time datetime={new Date(ms).toISOString()} data-relative="" title={dateTimeIn(timeZone, ms, pageLanguage())}>
       {text}
     </time>
   );

@@ -1,8 +1,12 @@
 import type { ComponentChildren } from 'preact';
+import { type Message, say } from '../i18n/index.js';
 import type { ViewContext } from './render.js';
 
-/** Field name -> messages. `__all__` holds errors that belong to the whole form (Django's name). */
-export type FormErrors = Record<string, string[]>;
+/**
+ * Field name -> messages. `__all__` holds errors that belong to the whole form (Django's name).
+ * Catalogue keys with their values: they are put in the page's language where they are shown.
+ */
+export type FormErrors = Record<string, Message[]>;
 export type FormValues = Record<string, string | undefined>;
 
 export function CsrfField({ ctx }: { ctx: ViewContext }) {
@@ -15,7 +19,7 @@ export function FormAlert({ errors }: { errors: FormErrors }) {
   return (
     <div class="form-alert" role="alert">
       {general.map((message) => (
-        <p>{message}</p>
+        <p>{say(message)}</p>
       ))}
     </div>
   );
@@ -43,7 +47,7 @@ interface FieldProps {
 }
 
 /** The ids a control's aria-describedby names: its help, then its errors. */
-function describedBy(id: string, messages: string[], help?: ComponentChildren): string | undefined {
+function describedBy(id: string, messages: Message[], help?: ComponentChildren): string | undefined {
   return [help ? `${id}_help` : '', messages.length ? `${id}_errors` : ''].filter(Boolean).join(' ') || undefined;
 }
 
@@ -51,7 +55,7 @@ function describedBy(id: string, messages: string[], help?: ComponentChildren): 
  * Label, control, errors, help: the errors sit right under the control they are about. The
  * label holds only the label text, so a control's accessible name is not mixed up with its help.
  */
-function Control({ id, label, messages, help, children }: { id: string; label: string; messages: string[]; help?: ComponentChildren; children: ComponentChildren }) {
+function Control({ id, label, messages, help, children }: { id: string; label: string; messages: Message[]; help?: ComponentChildren; children: ComponentChildren }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -141,12 +145,12 @@ export function Checkbox({ name, label, checked }: { name: string; label: string
   );
 }
 
-export function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
+export function FieldErrors({ id, messages }: { id: string; messages: Message[] }) {
   if (messages.length === 0) return null;
   return (
     <ul id={id} class="field-errors">
       {messages.map((message) => (
-        <li>{message}</li>
+        <li>{say(message)}</li>
       ))}
     </ul>
   );

@@ -1,3 +1,4 @@
+import { say } from '../i18n/index.js';
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
 import { Bell, unreadBadge } from './bell.js';
@@ -112,7 +113,7 @@ function Messages({ ctx }: { ctx: ViewContext }) {
     <section class="messages" aria-label={ctx.t('layout.messages')}>
       {messages.map((message) => (
         <p class={`message message-${message.level}`} role={message.level === 'error' ? 'alert' : 'status'}>
-          {message.text}
+          {say(message.text)}
         </p>
       ))}
     </section>

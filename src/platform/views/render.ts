@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { VNode } from 'preact';
 import type { AuthUser } from '../chain/authentication.js';
 import type { FlashMessage } from '../chain/messages.js';
-import { translatorFor, type Language, type Translator } from '../i18n/index.js';
+import { renderingIn, requestTranslator, type Language, type Translator } from '../i18n/index.js';
 import { renderToHtml } from './html.js';
 import { PageCache, type PageCopy } from './page-cache.js';
 import { pathOf } from '../url.js';
@@ -50,7 +50,7 @@ export function viewContext(request: FastifyRequest): ViewContext {
   // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
   // forms (a list with a toggle per item) must not mask the secret a hundred times.
   let token: string | undefined;
-  const translator = translatorFor(request.headers['accept-language']);
+  const translator = requestTranslator(request);
   return {
     language: translator.language,
     t: translator.t,
@@ -61,8 +61,9 @@ export function viewContext(request: FastifyRequest): ViewContext {
   };
 }
 
-export function renderPage(page: VNode): string {
-  return `<!doctype html>${renderToHtml(page)}`;
+/** A page as HTML, its messages (a field's errors) in `t`'s language. */
+export function renderPage(page: VNode, t: Translator): string {
+  return `<!doctype html>${renderingIn(t, () => renderToHtml(page))}`;
 }
 
 function sendPage(reply: FastifyReply, bytes: Buffer, status = 200): FastifyReply {
@@ -79,7 +80,7 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
   const cache = budgetBytes > 0 ? new PageCache(budgetBytes) : null;
   app.decorateReply('render', function (page: VNode, status = 200) {
     // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
-    return sendPage(this, Buffer.from(renderPage(page)), status);
+    return sendPage(this, Buffer.from(renderPage(page, requestTranslator(this.request))), status);
   });
   app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>, options: CachedPageOptions = {}) {
     const request = this.request;
@@ -92,7 +93,7 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     // for one set of counts only, whichever token it is kept under.
     if (token !== undefined && user) token = `${token}\0${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`;
     if (!cache || token === undefined || messages.length > 0) {
-      return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }))));
+      return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }), requestTranslator(request))));
     }
     const context = viewContext(request);
     const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${context.language}\0${pathOf(request.url)}\0${key}`;
@@ -100,6 +101,6 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     const kept = cache.get(fullKey, token, csrfToken);
     if (kept) return sendCopy(this, kept);
     const page = await build({ ...context, csrfToken: () => cache.placeholder, takeMessages: () => [] });
-    return sendCopy(this, cache.put(fullKey, token, renderPage(page), csrfToken));
+    return sendCopy(this, cache.put(fullKey, token, renderPage(page, requestTranslator(request)), csrfToken));
   });
 }, { name: 'render' });

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { unwrappedText } from './language-markers.js';
+
+describe('finding text outside the catalogue', () => {
+  it('passes wrapped messages, nested ones, user content it is told of, and text without letters', () => {
+    const html = '<html><head><title>⟦Notes⟧ · groupnotes</title><script>var x = "words";</script></head><body><h1>⟦Note “⟦Soup⟧” saved.⟧</h1><p>ann</p><span>12 · 3,5 €</span><input type="submit" value="⟦Save⟧"></body></html>';
+    expect(unwrappedText(html, ['ann'])).toEqual([]);
+  });
+
+  it('names text, read attributes and button values written outside the catalogue', () => {
+    const html = '<body><h1>⟦Notes⟧</h1><p>Saved.</p><a aria-label="Close" href="/">⟦x⟧</a><input type="submit" value="Go"><input name="q" placeholder="⟦Search⟧"></body>';
+    expect(unwrappedText(html)).toEqual(['Close', 'Go', 'Saved.']);
+  });
+});
