@@ -33,7 +33,13 @@ function outsideMarkers(text: string, allowed: readonly string[]): string {
 /** Every piece of readable text of `html` that holds a letter outside the markers. */
 export function unwrappedText(html: string, userContent: readonly string[] = []): string[] {
   const allowed = ['groupnotes', ...userContent].sort((a, b) => b.length - a.length);
-  const page = html.replace(/<script\b[\s\S]*?<\/script>/g, '').replace(/<style\b[\s\S]*?<\/style>/g, '').replace(/<!--[\s\S]*?-->/g, '');
+  // Scripts and styles are not read; a <time> is a date Intl wrote in the page's language; code
+  // (a path, a header, a JSON schema, a key to type) is the same in every language.
+  const page = html
+    .replace(/<script\b[\s\S]*?<\/script>/g, '')
+    .replace(/<style\b[\s\S]*?<\/style>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(time|code|pre|kbd|samp)\b[\s\S]*?<\/\1>/g, '');
   const pieces: string[] = [];
   for (const match of page.matchAll(READ_ATTRIBUTES)) pieces.push(decode(match[1]!));
   for (const match of page.matchAll(BUTTON_VALUE)) {
