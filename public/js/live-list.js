@@ -64,23 +64,13 @@
     old.remove();
   }
 
-  /** The total is rendered once for every viewer, without a currency: shown in this page's. */
-  function inCurrency(element) {
-    const amount = element.querySelector('[data-amount]');
-    const currency = root.dataset.currency;
-    if (amount && currency) {
-      const options = { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 };
-      amount.textContent = new window.Intl.NumberFormat('en', options).format(amount.dataset.amount);
-    }
-    return element;
-  }
-
+  /** The summary comes worded by the server for this viewer (language, currency): counts as text, the total as HTML. */
   function showSummary(summary) {
     if (!summary) return;
     const counts = root.querySelector('[data-live-counts]');
-    if (counts) counts.textContent = summary.items ? ` (${summary.open} open of ${summary.items})` : '';
+    if (counts && typeof summary.counts === 'string') counts.textContent = summary.counts;
     const total = root.querySelector('.shopping-total');
-    if (total && summary.html) total.replaceWith(inCurrency(fromHtml(summary.html)));
+    if (total && summary.html) total.replaceWith(fromHtml(summary.html));
   }
 
   /** After a reconnect: what changed meanwhile is read as the page, and its list shown. */

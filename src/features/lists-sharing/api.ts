@@ -41,7 +41,7 @@ export const shareBody = z
 
 /** A form's errors (from a service) as the API's 400, with the same messages per field. */
 export function invalid(errors: FormErrors): never {
-  throw new ApiError(400, 'invalid', 'The request body is not valid.', errors);
+  throw new ApiError(400, 'invalid', 'lists.invalid_body', errors);
 }
 
 // Lists are paged by the index's order, most recently changed first: [updated_at, id] is unique.

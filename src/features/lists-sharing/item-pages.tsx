@@ -3,6 +3,7 @@ import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { CsrfField, type FormErrors } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
+import { type Message, say } from '../../platform/i18n/index.js';
 import type { FormState, ListKind } from './views.js';
 
 // Pieces both kinds of list use around their items: the error summary of a failed item form, the
@@ -20,17 +21,17 @@ export const itemsAnchor = (kind: ListKind, listId: number) => `${kind.base}/${l
  * focuses the box. `labels` names the fields; errors of fields it does not name are left to the
  * form's own alert.
  */
-export function ErrorSummary({ errors, labels }: { errors: FormErrors; labels: Record<string, string> }) {
+export function ErrorSummary({ errors, labels }: { errors: FormErrors; labels: Record<string, Message> }) {
   const entries = Object.entries(labels).flatMap(([name, label]) => (errors[name] ?? []).map((message) => ({ name, label, message })));
   if (entries.length === 0) return null;
   return (
     <div class="error-summary" tabindex={-1} data-error-summary aria-labelledby="error-summary-title">
-      <h2 id="error-summary-title">There is a problem with the item</h2>
+      <h2 id="error-summary-title">{say('lists.error_summary')}</h2>
       <ul>
         {entries.map((entry) => (
           <li>
             <a href={`#id_${entry.name}`}>
-              {entry.label}: {entry.message}
+              {say({ key: 'lists.error_entry', values: { label: say(entry.label), message: say(entry.message) } })}
             </a>
           </li>
         ))}
@@ -50,19 +51,19 @@ export function ReplaceUrl({ url }: { url: string }) {
 /** The item edit page: the kind's item fields in a form that posts to `action`. */
 export function EditItemPage({ ctx, kind, listId, listTitle, itemName, action, labels, errors = {}, children }: {
   ctx: ViewContext; kind: ListKind; listId: number; listTitle: string; itemName: string; action: string;
-  labels: Record<string, string>; children: ComponentChildren;
+  labels: Record<string, Message>; children: ComponentChildren;
 } & FormState) {
   return (
-    <Layout ctx={ctx} title={`Edit ${itemName}`}>
+    <Layout ctx={ctx} title={ctx.t('lists.edit_title', { name: itemName })}>
       <article class="narrow">
         <ErrorSummary errors={errors} labels={labels} />
-        <h1>Edit “{itemName}”</h1>
-        <p>In <a href={`${kind.base}/${listId}/`}>{listTitle}</a>.</p>
+        <h1>{ctx.t('lists.edit_named', { name: itemName })}</h1>
+        <p>{ctx.t('lists.in_list')} <a href={`${kind.base}/${listId}/`}>{listTitle}</a>.</p>
         <form method="post" action={action} novalidate>
           <CsrfField ctx={ctx} />
           {children}
-          <button type="submit">Save item</button>
-          <a href={`${kind.base}/${listId}/`} role="button" class="secondary outline">Cancel</a>
+          <button type="submit">{ctx.t('lists.save_item')}</button>
+          <a href={`${kind.base}/${listId}/`} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
         </form>
       </article>
     </Layout>
@@ -77,6 +78,6 @@ export function DeleteItemPage({ ctx, kind, item }: { ctx: ViewContext; kind: Li
     name: item.name,
     action: `${kind.base}/items/${item.id}/delete/`,
     cancel: itemAnchor(kind, item.list_id, item.id),
-    consequence: `It goes from the ${kind.noun} for everyone who can see it. This cannot be undone.`,
+    consequence: ctx.t('lists.delete_item_consequence', { kind: kind.name }),
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, HttpError } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
+import { requestTranslator } from '../../platform/i18n/index.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { type LiveListKind, LiveListSockets } from './live-sockets.js';
@@ -36,14 +37,14 @@ export function liveListRoutes(app: FastifyInstance, { config, hub, sessions }: 
    * accepted. Public only so that the login layer does not answer a handshake with a redirect.
    */
   async function refuseHandshake(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    if (!request.user || !request.session) throw new Forbidden('Log in to follow this list.');
+    if (!request.user || !request.session) throw new Forbidden('lists.live_log_in');
     const origin = request.headers.origin;
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
-    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('This origin may not open the socket.');
+    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('lists.live_origin');
     const listId = parseId((request.params as { pk?: string }).pk);
     // A hidden list is refused like a missing one, so ids cannot be probed.
     const role = listId === null ? undefined : await kind.roleOf(request.user.id, listId);
-    if (listId === null || role === undefined) throw new Forbidden('No such list.');
+    if (listId === null || role === undefined) throw new Forbidden('lists.live_no_list');
     const refusal = sockets.refusal(request.user.id, { kind: kind.name, id: listId });
     if (refusal) throw new HttpError(429, refusal);
     handshakeRoles.set(request, role);
@@ -51,7 +52,15 @@ export function liveListRoutes(app: FastifyInstance, { config, hub, sessions }: 
 
   app.get(`/ws/${kind.name}/:pk/`, { websocket: true, config: { public: true }, preValidation: refuseHandshake }, (socket, request) => {
     const user = request.user!;
-    const viewer = { userId: user.id, sessionKey: request.session!.key, role: handshakeRoles.get(request) ?? 'read', timezone: user.timezone, currency: user.currency ?? '' };
+    const viewer = {
+      userId: user.id,
+      sessionKey: request.session!.key,
+      role: handshakeRoles.get(request) ?? 'read',
+      timezone: user.timezone,
+      currency: user.currency ?? '',
+      // The page's language (the user's setting, else the browser's): live rows speak it too.
+      language: requestTranslator(request).language,
+    };
     const live = sockets.add(socket, { kind: kind.name, id: pathId(request) }, viewer);
     // Registered first, checked again second: a change committed between the handshake's check
     // and the registration is seen here, and any later one arrives as an event.

@@ -1,6 +1,6 @@
-import { translator } from '../../platform/i18n/index.js';
+import { type MessageKey, translator } from '../../platform/i18n/index.js';
 import type { WebSocket } from 'ws';
-import type { Hub, HubEvent, LiveItemRow, LiveListRef } from '../../platform/hub/hub.js';
+import type { Hub, HubEvent, LiveItemRow, LiveListRef, LiveListSummary } from '../../platform/hub/hub.js';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { ListRole } from './sharing.js';
@@ -17,12 +17,12 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CHUNK = 500;
 
 /**
- * What an item row is rendered with for a live update: one rendering serves the viewers of a role
- * and time zone, so its forms carry no CSRF token (the page's script fills in its own,
- * public/js/live-list.js) and its user is no one but their time zone.
+ * What an item row is rendered with for a live update: one rendering serves the viewers of a role,
+ * time zone, currency and language, so its forms carry no CSRF token (the page's script fills in
+ * its own, public/js/live-list.js) and its user is no one but their time zone and currency.
  */
-export function liveViewContext(timezone: string, currency = ''): ViewContext {
-  const { language, t } = translator('en');
+export function liveViewContext(timezone: string, currency = '', viewerLanguage = 'en'): ViewContext {
+  const { language, t } = translator(viewerLanguage);
   return { user: { id: 0, username: '', email: '', timezone, currency, isAdmin: false, unread: 0, navigation: [] }, path: '', csrfToken: () => '', takeMessages: () => [], language, t };
 }
 
@@ -34,6 +34,8 @@ export interface LiveViewer {
   timezone: string;
   /** The viewer's currency (ISO 4217, '' for none): a shopping item's price is shown in it. */
   currency?: string;
+  /** The language of the viewer's page (the catalogue's): a row's words and numbers are in it. */
+  language?: string;
 }
 
 export interface LiveSocket extends LiveViewer {
@@ -52,7 +54,9 @@ export interface LiveListKind {
   /** The roles of these users on the list, in one query; a user it leaves out may not see it. */
   rolesOn(listId: number, userIds: number[]): Promise<Map<number, ListRole>>;
   /** The item's row, as the list page renders it for such a viewer (form tokens left empty). */
-  renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'currency'>): string;
+  renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'currency' | 'language'>): string;
+  /** The list's summary as such a viewer's page words it: the counts after the heading, the total's element. */
+  renderSummary(summary: LiveListSummary, viewer: Pick<LiveViewer, 'currency' | 'language'>): { counts?: string; html?: string };
 }
 
 export interface LiveSocketOptions {
@@ -94,9 +98,9 @@ export class LiveListSockets {
   }
 
   /** Why a new socket would be refused, or null when there is room for it. */
-  refusal(userId: number, list: LiveListRef): string | null {
-    if ((this.byUser.get(userId)?.size ?? 0) >= this.options.perUser) return 'Too many open lists: close a tab.';
-    if ((this.byList.get(keyOf(list))?.size ?? 0) >= this.options.perList) return 'Too many viewers of this list.';
+  refusal(userId: number, list: LiveListRef): MessageKey | null {
+    if ((this.byUser.get(userId)?.size ?? 0) >= this.options.perUser) return 'lists.live_too_many_tabs';
+    if ((this.byList.get(keyOf(list))?.size ?? 0) >= this.options.perList) return 'lists.live_too_many_viewers';
     return null;
   }
 
@@ -168,11 +172,11 @@ export class LiveListSockets {
         // Rendered once per kind of viewer, not once per socket.
         const frames = new Map<string, string>();
         for (const live of sockets) {
-          const viewerKey = `${live.role}|${live.timezone}|${live.currency ?? ''}`;
+          const viewerKey = `${live.role}|${live.timezone}|${live.currency ?? ''}|${live.language ?? 'en'}`;
           let data = frames.get(viewerKey);
           if (data === undefined) {
             const html = this.options.kind.renderItem(event.item, live);
-            data = JSON.stringify({ type: 'item', id: event.item.id, html, summary: event.summary });
+            data = JSON.stringify({ type: 'item', id: event.item.id, html, summary: this.summaryFor(event.summary, live) });
             frames.set(viewerKey, data);
           }
           this.send(live, data);
@@ -180,8 +184,17 @@ export class LiveListSockets {
         return;
       }
       case 'list.item_removed': {
-        const data = JSON.stringify({ type: 'removed', id: event.itemId, summary: event.summary });
-        for (const live of this.byList.get(keyOf(event.list)) ?? []) this.send(live, data);
+        // The summary's words and total: once per language and currency.
+        const frames = new Map<string, string>();
+        for (const live of this.byList.get(keyOf(event.list)) ?? []) {
+          const viewerKey = `${live.currency ?? ''}|${live.language ?? 'en'}`;
+          let data = frames.get(viewerKey);
+          if (data === undefined) {
+            data = JSON.stringify({ type: 'removed', id: event.itemId, summary: this.summaryFor(event.summary, live) });
+            frames.set(viewerKey, data);
+          }
+          this.send(live, data);
+        }
         return;
       }
       case 'list.access_changed':
@@ -200,6 +213,11 @@ export class LiveListSockets {
         }
         return;
     }
+  }
+
+  /** The counts and total of the frame, worded for the viewer's page. */
+  private summaryFor(summary: LiveListSummary, viewer: LiveViewer) {
+    return { items: summary.items, open: summary.open, ...this.options.kind.renderSummary(summary, viewer) };
   }
 
   private checkLater(sockets: LiveSocket[]): void {

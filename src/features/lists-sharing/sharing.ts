@@ -3,6 +3,7 @@ import { jsonRowsFrom } from '../../db/json-rows.js';
 import { z } from 'zod';
 import type { Database, SharePermission } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
+import { type Message, msg } from '../../platform/i18n/index.js';
 import type { NewNotification, Notifications } from '../../platform/notifications.js';
 import type { FormErrors, FormValues } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
@@ -34,22 +35,19 @@ export interface SharedUser {
   permission: SharePermission;
 }
 
-/** How the pages say what a permission allows. */
-export const PERMISSION_LABELS: Record<SharePermission, string> = { read: 'can read', tick: 'can tick and add items' };
-
-export const permissionField = z.enum(['read', 'tick'], { error: 'Choose read, or tick (may tick and add items).' });
+export const permissionField = z.enum(['read', 'tick'], { error: msg('lists.choose_permission') });
 
 export const shareForm = z.object({
   username: z
-    .string({ error: 'Enter a username.' })
+    .string({ error: msg('lists.username_required') })
     .trim()
-    .min(1, 'Enter a username.')
-    .max(150, 'Usernames have at most 150 characters.'),
-  action: z.enum(['add', 'remove'], { error: 'Choose to add or remove the user.' }),
+    .min(1, msg('lists.username_required'))
+    .max(150, msg('lists.username_max')),
+  action: z.enum(['add', 'remove'], { error: msg('lists.choose_action') }),
   permission: permissionField.optional().default('read'),
 });
 
-export type ShareOutcome = { ok: true; message: string } | { ok: false; errors: FormErrors; values: FormValues };
+export type ShareOutcome = { ok: true; message: Message } | { ok: false; errors: FormErrors; values: FormValues };
 
 /** Who a list is shared with, and the changes to that: the owner's check is the caller's job. */
 export class SharesRepository {
@@ -183,9 +181,9 @@ export class SharesRepository {
 export const groupShareForm = z.object({
   action: z.literal('add_group'),
   group: z
-    .string({ error: 'Choose one of your groups.' })
+    .string({ error: msg('lists.choose_group') })
     .trim()
-    .regex(/^[1-9]\d{0,9}$/, 'Choose one of your groups.')
+    .regex(/^[1-9]\d{0,9}$/, msg('lists.choose_group'))
     .transform(Number),
   permission: permissionField.optional().default('read'),
 });
@@ -200,15 +198,15 @@ export async function shareWithGroup(shares: SharesRepository, list: { id: numbe
   const { group, permission } = form.data;
   const values = { group: String(group), permission };
   const name = await shares.groupNameFor(list.owner_id, group);
-  if (name === undefined) return { ok: false, errors: { group: ['Choose one of your groups.'] }, values };
+  if (name === undefined) return { ok: false, errors: { group: ['lists.choose_group'] }, values };
   const added = await shares.inTransaction(async (inside, trx) => {
     const ids = await inside.addGroupMembers(list, group, permission);
     if (ids.length > 0 && notice) await notice.notifications.add(trx, ids, notice.notification);
     return ids;
   });
   if (added.length > 0) notice?.notifications.announce(added);
-  if (added.length === 0) return { ok: true, message: `Every member of ${name} can see this list already.` };
-  return { ok: true, message: `Shared with ${added.length === 1 ? 'one member' : `${added.length} members`} of ${name}: they ${PERMISSION_LABELS[permission]}.` };
+  if (added.length === 0) return { ok: true, message: { key: 'lists.group_has_all', values: { group: name } } };
+  return { ok: true, message: { key: 'lists.shared_with_group', values: { count: added.length, group: name, permission } } };
 }
 
 /** Who to tell of a new share, and what: the notification is written with the share, in its transaction. */
@@ -228,8 +226,8 @@ export async function changeShare(shares: SharesRepository, list: { id: number; 
   const { username, action, permission } = form.data;
   const values = { username, permission };
   const user = await shares.users.findByUsername(username);
-  if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] }, values };
-  if (user.id === list.owner_id) return { ok: false, errors: { username: ['This is your own list: share it with someone else.'] }, values };
+  if (!user) return { ok: false, errors: { username: [{ key: 'lists.no_such_user', values: { username } }] }, values };
+  if (user.id === list.owner_id) return { ok: false, errors: { username: ['lists.own_list'] }, values };
   if (action === 'add') {
     const outcome = await shares.inTransaction(async (inside, trx) => {
       const result = await inside.add(list.id, user.id, permission);
@@ -237,12 +235,12 @@ export async function changeShare(shares: SharesRepository, list: { id: number; 
       return result;
     });
     if (outcome === 'added') notice?.notifications.announce([user.id]);
-    const may = permission === 'tick' ? 'can tick and add items' : 'can read it';
-    if (outcome === 'changed') return { ok: true, message: `${user.username} now ${permission === 'tick' ? 'can tick and add items' : 'can only read this list'}.` };
-    return { ok: true, message: `Shared with ${user.username}: ${may}.` };
+    const values = { username: user.username, permission };
+    if (outcome === 'changed') return { ok: true, message: { key: 'lists.share_changed', values } };
+    return { ok: true, message: { key: 'lists.shared_with_user', values } };
   }
   if (!(await shares.remove(list.id, user.id))) {
-    return { ok: false, errors: { username: [`This list is not shared with ${user.username}.`] }, values };
+    return { ok: false, errors: { username: [{ key: 'lists.not_shared_with', values: { username: user.username } }] }, values };
   }
-  return { ok: true, message: `${user.username} can no longer see this list.` };
+  return { ok: true, message: { key: 'lists.share_removed', values: { username: user.username } } };
 }

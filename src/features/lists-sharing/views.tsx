@@ -3,7 +3,8 @@ import type { SharePermission } from '../../db/schema.js';
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { type GroupChoice, PERMISSION_LABELS, type SharedUser } from './sharing.js';
+import { type Message, say } from '../../platform/i18n/index.js';
+import type { GroupChoice, SharedUser } from './sharing.js';
 
 /** A form shown again with what was typed and what is wrong with it. */
 export interface FormState {
@@ -15,9 +16,11 @@ export interface FormState {
 export interface ListKind {
   /** `/todo` or `/shopping` */
   base: string;
-  /** "To-do lists" */
+  /** Which kind: the catalogue's messages choose their words by it (`{kind, select, todo {…} other {…}}`). */
+  name: 'todo' | 'shopping';
+  /** "To-do lists", in English for the API's description */
   plural: string;
-  /** "to-do list" */
+  /** "to-do list", in English for the API's description */
   noun: string;
 }
 
@@ -25,7 +28,7 @@ export interface ListSummary {
   id: number;
   title: string;
   /** A line about the contents, e.g. "3 open of 5". */
-  detail: string;
+  detail: Message;
   owner_id: number;
   owner_name: string;
   group_name: string | null;
@@ -37,20 +40,20 @@ export interface ListSummary {
 export function SharedBy({ list }: { list: Pick<ListSummary, 'owner_name' | 'group_name'> }) {
   return (
     <span class="shared-by">
-      Shared by <strong>{list.owner_name}</strong>
-      {list.group_name ? <> with group <strong>{list.group_name}</strong></> : null}
+      {say('lists.shared_by')} <strong>{list.owner_name}</strong>
+      {list.group_name ? <> {say('lists.with_group')} <strong>{list.group_name}</strong></> : null}
     </span>
   );
 }
 
 /** For the owner: who else can read the list. */
 function Audience({ list }: { list: ListSummary }) {
-  const people = list.share_count === 0 ? null : list.share_count === 1 ? 'shared with 1 person' : `shared with ${list.share_count} people`;
-  if (!people && !list.group_name) return <> · only you</>;
+  const people = list.share_count === 0 ? null : say({ key: 'lists.shared_with_count', values: { count: list.share_count } });
+  if (!people && !list.group_name) return <> · {say('lists.only_you')}</>;
   return (
     <>
       {people ? <> · {people}</> : null}
-      {list.group_name ? <> · group <strong>{list.group_name}</strong></> : null}
+      {list.group_name ? <> · {say('lists.group')} <strong>{list.group_name}</strong></> : null}
     </>
   );
 }
@@ -62,7 +65,7 @@ function ListCards({ kind, lists, mine }: { kind: ListKind; lists: ListSummary[]
         <li>
           <a href={`${kind.base}/${list.id}/`}>{list.title}</a>
           <small>
-            {list.detail}
+            {say(list.detail)}
             {mine ? <Audience list={list} /> : <> · <SharedBy list={list} /></>}
           </small>
         </li>
@@ -76,33 +79,37 @@ export function ListIndexPage({ ctx, kind, lists, children }: { ctx: ViewContext
   const userId = ctx.user?.id;
   const mine = lists.filter((list) => list.owner_id === userId);
   const shared = lists.filter((list) => list.owner_id !== userId);
+  const which = { kind: kind.name };
   return (
-    <Layout ctx={ctx} title={kind.plural}>
+    <Layout ctx={ctx} title={ctx.t('lists.index_title', which)}>
       <header class="page-header">
-        <h1>{kind.plural}</h1>
-        <a href={`${kind.base}/new/`} role="button">New {kind.noun}</a>
+        <h1>{ctx.t('lists.index_title', which)}</h1>
+        <a href={`${kind.base}/new/`} role="button">{ctx.t('lists.new_button', which)}</a>
       </header>
       {children}
       <section aria-labelledby="mine">
-        <h2 id="mine">Mine</h2>
+        <h2 id="mine">{ctx.t('lists.mine')}</h2>
         {mine.length ? <ListCards kind={kind} lists={mine} mine /> : (
-          <p class="empty">You have no {kind.noun}s yet. <a href={`${kind.base}/new/`}>Create your first {kind.noun}</a>.</p>
+          <p class="empty">{ctx.t('lists.mine_empty', which)} <a href={`${kind.base}/new/`}>{ctx.t('lists.create_first', which)}</a>.</p>
         )}
       </section>
       <section aria-labelledby="shared">
-        <h2 id="shared">Shared with me</h2>
+        <h2 id="shared">{ctx.t('lists.shared_with_me')}</h2>
         {shared.length ? <ListCards kind={kind} lists={shared} mine={false} /> : (
-          <p class="empty">Nobody shares a {kind.noun} with you yet. When someone does, it shows up here.</p>
+          <p class="empty">{ctx.t('lists.shared_empty', which)}</p>
         )}
       </section>
     </Layout>
   );
 }
 
-export const PERMISSION_CHOICES = [
-  { value: 'read', label: 'Read only' },
-  { value: 'tick', label: 'Read, tick and add items' },
-];
+/** The permission select's choices, in the page's language. */
+export function permissionChoices(ctx: ViewContext) {
+  return [
+    { value: 'read', label: ctx.t('lists.choice_read') },
+    { value: 'tick', label: ctx.t('lists.choice_tick') },
+  ];
+}
 
 /** A button that gives an existing share the other permission (the add form, for that user). */
 function PermissionSwitch({ ctx, action, user }: { ctx: ViewContext; action: string; user: SharedUser }) {
@@ -113,7 +120,7 @@ function PermissionSwitch({ ctx, action, user }: { ctx: ViewContext; action: str
       <input type="hidden" name="username" value={user.username} />
       <input type="hidden" name="action" value="add" />
       <input type="hidden" name="permission" value={next} />
-      <button type="submit" class="secondary outline small">{next === 'tick' ? 'Let them tick' : 'Make read only'}</button>
+      <button type="submit" class="secondary outline small">{ctx.t(next === 'tick' ? 'lists.let_tick' : 'lists.make_read_only')}</button>
     </form>
   );
 }
@@ -127,18 +134,18 @@ function GroupShareForm({ ctx, action, groups, values, errors }: { ctx: ViewCont
       <CsrfField ctx={ctx} />
       <input type="hidden" name="action" value="add_group" />
       <div class="grid">
-        <Select name="group" label="Share with the members of" value={chosen} choices={choices} errors={errors}
-          help="Each member gets their own share, which you can change or remove later." />
+        <Select name="group" label={ctx.t('lists.group_share_label')} value={chosen} choices={choices} errors={errors}
+          help={ctx.t('lists.group_share_help')} />
         <div class="field">
-          <label for="id_group_share_permission">They may</label>
+          <label for="id_group_share_permission">{ctx.t('lists.they_may')}</label>
           <select id="id_group_share_permission" name="permission">
-            {PERMISSION_CHOICES.map((choice) => (
+            {permissionChoices(ctx).map((choice) => (
               <option value={choice.value} selected={chosen !== '' && choice.value === values.permission}>{choice.label}</option>
             ))}
           </select>
         </div>
       </div>
-      <button type="submit" class="secondary">Share with the group's members</button>
+      <button type="submit" class="secondary">{ctx.t('lists.group_share_button')}</button>
     </form>
   );
 }
@@ -156,40 +163,40 @@ export function SharePanel({ ctx, kind, listId, users, group = null, groups = []
   const action = `${kind.base}/${listId}/share/`;
   return (
     <section class="share-panel" aria-labelledby="sharing">
-      <h2 id="sharing">Sharing</h2>
+      <h2 id="sharing">{ctx.t('lists.sharing')}</h2>
       {group ? (
         <p class="shared-group">
-          Members of group <strong>{group.name}</strong> {PERMISSION_LABELS[group.permission]}.
+          {ctx.t('lists.members_of_group')} <strong>{group.name}</strong> {ctx.t('lists.group_permission', { permission: group.permission })}.
         </p>
       ) : null}
       {users.length ? (
         <ul class="shared-users">
           {users.map((user) => (
             <li>
-              <strong>{user.username}</strong> <span class="permission">{PERMISSION_LABELS[user.permission]}</span>{' '}
+              <strong>{user.username}</strong> <span class="permission">{ctx.t('lists.user_permission', { permission: user.permission })}</span>{' '}
               <PermissionSwitch ctx={ctx} action={action} user={user} />{' '}
               <form method="post" action={action} class="inline">
                 <CsrfField ctx={ctx} />
                 <input type="hidden" name="username" value={user.username} />
                 <input type="hidden" name="action" value="remove" />
-                <button type="submit" class="secondary outline small" aria-label={`Stop sharing with ${user.username}`}>Remove</button>
+                <button type="submit" class="secondary outline small" aria-label={ctx.t('lists.stop_sharing_with', { username: user.username })}>{ctx.t('lists.remove')}</button>
               </form>
             </li>
           ))}
         </ul>
       ) : group ? null : (
-        <p class="empty">Only you can see this list. Add someone by username to let them read it.</p>
+        <p class="empty">{ctx.t('lists.only_you_see')}</p>
       )}
       <form method="post" action={action} novalidate>
         <CsrfField ctx={ctx} />
         <input type="hidden" name="action" value="add" />
         <FormAlert errors={errors} />
         <div class="grid">
-          <Field name="username" label="Share with (username)" value={values.username} errors={errors} required maxLength={150} autocomplete="off" />
-          <Select name="permission" label="They may" value={values.permission ?? 'read'} choices={PERMISSION_CHOICES} errors={errors}
-            help="Only you can rename, delete or share the list, and delete items." />
+          <Field name="username" label={ctx.t('lists.share_username')} value={values.username} errors={errors} required maxLength={150} autocomplete="off" />
+          <Select name="permission" label={ctx.t('lists.they_may')} value={values.permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
+            help={ctx.t('lists.share_help')} />
         </div>
-        <button type="submit" class="secondary">Share</button>
+        <button type="submit" class="secondary">{ctx.t('lists.share_button')}</button>
       </form>
       {groups.length ? <GroupShareForm ctx={ctx} action={action} groups={groups} values={values} errors={errors} /> : null}
     </section>
@@ -198,14 +205,14 @@ export function SharePanel({ ctx, kind, listId, users, group = null, groups = []
 
 export function DeleteListPage({ ctx, kind, list }: { ctx: ViewContext; kind: ListKind; list: { id: number; title: string } }) {
   return (
-    <Layout ctx={ctx} title={`Delete ${list.title}`}>
+    <Layout ctx={ctx} title={ctx.t('lists.delete_title', { title: list.title })}>
       <article class="narrow">
-        <h1>Delete “{list.title}”?</h1>
-        <p>The {kind.noun} and all its items are deleted for you and everyone it is shared with. This cannot be undone.</p>
+        <h1>{ctx.t('lists.delete_heading', { title: list.title })}</h1>
+        <p>{ctx.t('lists.delete_consequence', { kind: kind.name })}</p>
         <form method="post" action={`${kind.base}/${list.id}/delete/`}>
           <CsrfField ctx={ctx} />
-          <button type="submit" class="danger">Delete {kind.noun}</button>
-          <a href={`${kind.base}/${list.id}/`} role="button" class="secondary outline">Cancel</a>
+          <button type="submit" class="danger">{ctx.t('lists.delete_button', { kind: kind.name })}</button>
+          <a href={`${kind.base}/${list.id}/`} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
         </form>
       </article>
     </Layout>

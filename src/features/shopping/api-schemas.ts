@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { MAX_ID } from '../../platform/ids.js';
 import { isoTime, permission, sharesJson, sharesOf, timestamp } from '../lists-sharing/api.js';
 import type { SharedUser } from '../lists-sharing/sharing.js';
-import { STORE_MAX, UNIT_MAX, shoppingItemForm, shoppingListForm } from './forms.js';
+import { STORE_MAX, itemName, itemUnit, shoppingListForm } from './forms.js';
+import { msg } from '../../platform/i18n/index.js';
 import { type Parsed, estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
 import type { ShoppingItemPrice, ShoppingItemRow, ShoppingListWithNames } from './repository.js';
 
@@ -46,9 +47,9 @@ export const shoppingListDetailJson = shoppingListJson.extend({
 
 export type ShoppingListDetailJson = z.infer<typeof shoppingListDetailJson>;
 
-const GROUP_CHOICE = 'Choose one of your groups, or none.';
+const GROUP_CHOICE = msg('shopping.choose_group');
 const group = z.number({ error: GROUP_CHOICE }).int(GROUP_CHOICE).min(1, GROUP_CHOICE).max(MAX_ID, GROUP_CHOICE).nullable().describe('A group you belong to, or null.');
-const storeName = z.string().trim().max(STORE_MAX, `Store names have at most ${STORE_MAX} characters.`);
+const storeName = z.string().trim().max(STORE_MAX, msg('shopping.store_max'));
 
 export const shoppingListBody = z
   .object({ title: shoppingListForm.shape.title, store_name: storeName.default(''), group: group.default(null), group_permission: permission.default('read') })
@@ -62,7 +63,7 @@ export const shoppingListPatch = z
 /** A decimal as text or a JSON number, parsed exactly by `parse`; absent, null or '' is `whenEmpty`. */
 function decimal<Empty extends number | null>(parse: (text: string) => Parsed, whenEmpty: Empty) {
   return z
-    .union([z.string(), z.number()], { error: 'Enter a number.' })
+    .union([z.string(), z.number()], { error: msg('shopping.number_type') })
     .nullable()
     .optional()
     .transform((value, ctx): number | Empty => {
@@ -70,21 +71,21 @@ function decimal<Empty extends number | null>(parse: (text: string) => Parsed, w
       if (text === '') return whenEmpty;
       const parsed = parse(text);
       if (parsed.ok) return parsed.value;
-      ctx.addIssue({ code: 'custom', message: parsed.message });
+      ctx.addIssue({ code: 'custom', message: parsed.error });
       return z.NEVER;
     });
 }
 
 export const shoppingItemBody = z
   .object({
-    name: shoppingItemForm.shape.name,
+    name: itemName,
     quantity: decimal(parseQuantity, 1000).describe('How many, more than zero, up to 3 decimal places; 1 when absent.'),
-    unit: z.string().trim().max(UNIT_MAX, `Units have at most ${UNIT_MAX} characters.`).default(''),
+    unit: itemUnit.default(''),
     estimated_price: decimal(parseMoney, null).describe('The price of one unit, up to 2 decimal places, or null.'),
   })
   .strict();
 
-export const shoppingItemPatch = z.object({ is_bought: z.boolean({ error: 'Send true or false.' }) }).strict();
+export const shoppingItemPatch = z.object({ is_bought: z.boolean({ error: msg('lists.send_boolean') }) }).strict();
 
 export function shoppingItemOut(item: ShoppingItemRow): z.infer<typeof shoppingItemJson> {
   const bought = item.is_bought === 1;

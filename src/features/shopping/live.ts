@@ -5,7 +5,8 @@ import { renderToHtml } from '../../platform/views/html.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
 import { rolesOn } from '../lists-sharing/live-roles.js';
 import { type LiveListKind, liveViewContext } from '../lists-sharing/live-sockets.js';
-import { estimatedTotal } from './money.js';
+import { estimatedTotal, formatCents } from './money.js';
+import { renderingIn, translator } from '../../platform/i18n/index.js';
 import { ShoppingRepository, type ShoppingItemRow } from './repository.js';
 import { ItemRow, Total } from './views.js';
 
@@ -19,7 +20,8 @@ export const shoppingLiveReader: LiveListReader = {
     return {
       items: items.length,
       open: items.filter((item) => item.is_bought === 0).length,
-      html: renderToHtml(Total({ total })),
+      // As data: each viewer's frame words it in their language and currency (renderSummary).
+      total: { amount: formatCents(total.cents), unpriced: total.unpriced },
     };
   },
 };
@@ -33,8 +35,17 @@ export function shoppingLiveKind(db: Kysely<Database>): LiveListKind {
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
     rolesOn: (listId, userIds) => rolesOn(db, 'shopping_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
-      const ctx = liveViewContext(viewer.timezone, viewer.currency);
-      return renderToHtml(ItemRow({ ctx, item: item as unknown as ShoppingItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner' }));
+      const ctx = liveViewContext(viewer.timezone, viewer.currency, viewer.language);
+      const row = ItemRow({ ctx, item: item as unknown as ShoppingItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner' });
+      return renderingIn(translator(ctx.language), () => renderToHtml(row));
+    },
+    renderSummary(summary, viewer) {
+      if (!summary.total) return {};
+      const t = translator(viewer.language ?? 'en');
+      // Exact cents from the decimal text `12.34`.
+      const cents = BigInt(summary.total.amount.replace('.', ''));
+      const total = { cents, unpriced: summary.total.unpriced, currency: viewer.currency ?? '' };
+      return { html: renderingIn(t, () => renderToHtml(Total({ ctx: t, total }))) };
     },
   };
 }

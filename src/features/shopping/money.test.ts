@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
+import { estimatedTotal, formatCents, formatMoney, formatQuantity, parseMoney, parseQuantity, showQuantity, typedDecimal } from './money.js';
 
 const item = (price: number | null, quantity = 1000, bought = 0) => ({ estimated_price_cents: price, quantity_milli: quantity, is_bought: bought });
 
@@ -11,13 +11,13 @@ describe('parseMoney', () => {
   });
 
   it('refuses negative, non-numeric, over-precise and too large prices with a reason', () => {
-    expect(parseMoney('-1')).toEqual({ ok: false, message: 'The price cannot be negative.' });
-    expect(parseMoney('1.234')).toEqual({ ok: false, message: 'The price has at most 2 decimal places.' });
+    expect(parseMoney('-1')).toMatchObject({ ok: false, message: 'The price cannot be negative.' });
+    expect(parseMoney('1.234')).toMatchObject({ ok: false, message: 'The price has at most 2 decimal places.' });
     for (const text of ['abc', '1e3', '0x10', '1,500', '1,5,0', '.', '', 'NaN', 'Infinity', '1.2.3', ' 1']) {
       expect(parseMoney(text).ok, text).toBe(false);
     }
     expect(parseMoney('1000000.01').ok).toBe(false);
-    expect(parseMoney('99999999999999999999')).toEqual({ ok: false, message: 'The price can be at most 1000000.00.' });
+    expect(parseMoney('99999999999999999999')).toMatchObject({ ok: false, message: 'The price can be at most 1000000.00.' });
   });
 });
 
@@ -29,9 +29,9 @@ describe('parseQuantity', () => {
   });
 
   it('refuses zero, negative, non-numeric and too precise quantities', () => {
-    expect(parseQuantity('0')).toEqual({ ok: false, message: 'The quantity must be more than zero.' });
-    expect(parseQuantity('-2')).toEqual({ ok: false, message: 'The quantity cannot be negative.' });
-    expect(parseQuantity('1.2345')).toEqual({ ok: false, message: 'The quantity has at most 3 decimal places.' });
+    expect(parseQuantity('0')).toMatchObject({ ok: false, message: 'The quantity must be more than zero.' });
+    expect(parseQuantity('-2')).toMatchObject({ ok: false, message: 'The quantity cannot be negative.' });
+    expect(parseQuantity('1.2345')).toMatchObject({ ok: false, message: 'The quantity has at most 3 decimal places.' });
     expect(parseQuantity('lots').ok).toBe(false);
     expect(parseQuantity('1000001').ok).toBe(false);
   });
@@ -74,5 +74,29 @@ describe('a comma as the decimal mark', () => {
   it('is read where it cannot be a thousands separator: one comma, one or two digits after it', () => {
     expect([parseMoney('2,49'), parseMoney('1,5'), parseQuantity('1,5'), parseQuantity('0,25')].map((parsed) => parsed.ok && parsed.value)).toEqual([249, 150, 1500, 250]);
     for (const text of ['1,500', '1,234.5', ',5', '1,', '1,2,3']) expect(parseQuantity(text).ok, text).toBe(false);
+  });
+});
+
+describe('numbers typed and shown in Ukrainian', () => {
+  it('reads a comma as THE decimal mark: `1,500` kg is one and a half', () => {
+    expect(['1,5', '1,500', '0,125', '2', '1.5'].map((text) => parseQuantity(text, 'uk')).map((parsed) => parsed.ok && parsed.value)).toEqual([1500, 1500, 125, 2000, 1500]);
+    expect(['2,99', '0,1', ',5'].map((text) => parseMoney(text, 'uk')).map((parsed) => parsed.ok && parsed.value)).toEqual([299, 10, 50]);
+    expect(parseMoney('1,234', 'uk')).toMatchObject({ ok: false, error: 'shopping.price_places' });
+    expect(parseQuantity('1,2,3', 'uk').ok).toBe(false);
+    expect(parseMoney('-1,5', 'uk')).toMatchObject({ ok: false, error: 'shopping.price_negative' });
+  });
+
+  it('keeps English’s rule elsewhere: `1,500` stays refused as ambiguous', () => {
+    expect(parseQuantity('1,500', 'en')).toMatchObject({ ok: false, error: 'shopping.quantity_invalid' });
+  });
+
+  it('shows money and quantities through Intl in the page’s locale and the user’s currency', () => {
+    const space = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+    expect(space(formatMoney(869, '', 'uk'))).toBe('8,69');
+    expect(space(formatMoney(123456, '', 'uk'))).toBe('1 234,56');
+    expect(space(formatMoney(869, 'UAH', 'uk'))).toBe('8,69 ₴');
+    expect(formatMoney(123456, 'EUR', 'en')).toBe('€1,234.56');
+    expect([showQuantity(1500, 'uk'), showQuantity(1500, 'en'), showQuantity(125, 'uk')]).toEqual(['1,5', '1.5', '0,125']);
+    expect([typedDecimal('1.5', 'uk'), typedDecimal('2.99', 'uk'), typedDecimal('2.99', 'en')]).toEqual(['1,5', '2,99', '2.99']);
   });
 });

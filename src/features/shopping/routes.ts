@@ -16,7 +16,8 @@ import { shoppingActivity } from './activity.js';
 import { NotFound } from '../../errors.js';
 import { addAnchor, DeleteItemPage, itemAnchor, itemsAnchor } from '../lists-sharing/item-pages.js';
 import { ClearBoughtPage, EditShoppingItemPage } from './item-views.js';
-import { formatCents, formatQuantity } from './money.js';
+import { formatCents, formatQuantity, typedDecimal } from './money.js';
+import { requestTranslator } from '../../platform/i18n/index.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
@@ -66,7 +67,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     if (!form.ok) return showForm(request, reply, form, 400);
     const created = await shopping.create(userId(request), form.data);
     if (!created.ok) return showForm(request, reply, formFailure(request.body, created.errors), 400);
-    request.flash('Shopping list created.');
+    request.flash('shopping.created');
     return reply.redirect(`/shopping/${created.value}/`, 302);
   });
 
@@ -84,7 +85,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     if (!form.ok) return showForm(request, reply, { list, ...form }, 400);
     const updated = await shopping.update(userId(request), list.id, form.data);
     if (!updated.ok) return showForm(request, reply, { list, ...formFailure(request.body, updated.errors) }, 400);
-    request.flash('Shopping list saved.');
+    request.flash('shopping.saved');
     return reply.redirect(`/shopping/${list.id}/`, 302);
   });
 
@@ -95,7 +96,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/shopping/:pk/delete/', async (request, reply) => {
     await shopping.delete(userId(request), pathId(request));
-    request.flash('Shopping list deleted.');
+    request.flash('shopping.deleted');
     return reply.redirect('/shopping/', 302);
   });
 
@@ -114,7 +115,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
     const listId = pathId(request);
     // The permission first: a reader's invalid form is a 404 too, never a page of errors.
     await shopping.requireTick(userId(request), listId);
-    const form = parseForm(shoppingItemForm, request.body);
+    const form = parseForm(shoppingItemForm(requestTranslator(request).language), request.body);
     if (!form.ok) return showList(request, reply, listId, { item: form }, 400);
     await shopping.addItem(userId(request), listId, form.data);
     return reply.redirect(addAnchor(SHOPPING, listId), 302);
@@ -130,13 +131,15 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   const showItemForm = async (request: FastifyRequest, reply: FastifyReply, state: FormState = {}, status = 200) => {
     const item = await shopping.ownedItem(userId(request), pathId(request));
     const list = await shopping.ownedList(userId(request), item.list_id);
+    const ctx = viewContext(request);
+    // Stored numbers shown back as the page's language types them: `1,5` in Ukrainian.
     const values = state.values ?? {
       name: item.name,
-      quantity: formatQuantity(item.quantity_milli),
+      quantity: typedDecimal(formatQuantity(item.quantity_milli), ctx.language),
       unit: item.unit,
-      estimated_price: item.estimated_price_cents === null ? '' : formatCents(item.estimated_price_cents),
+      estimated_price: item.estimated_price_cents === null ? '' : typedDecimal(formatCents(item.estimated_price_cents), ctx.language),
     };
-    return reply.render(EditShoppingItemPage({ ctx: viewContext(request), item, listTitle: list.title, values, errors: state.errors }), status);
+    return reply.render(EditShoppingItemPage({ ctx, item, listTitle: list.title, values, errors: state.errors }), status);
   };
 
   app.get('/shopping/items/:pk/edit/', async (request, reply) => showItemForm(request, reply));
@@ -144,10 +147,10 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   app.post('/shopping/items/:pk/edit/', async (request, reply) => {
     const itemId = pathId(request);
     await shopping.ownedItem(userId(request), itemId);
-    const form = parseForm(shoppingItemForm, request.body);
+    const form = parseForm(shoppingItemForm(requestTranslator(request).language), request.body);
     if (!form.ok) return showItemForm(request, reply, form, 400);
     const listId = await shopping.editItem(userId(request), itemId, form.data);
-    request.flash('Item saved.');
+    request.flash('lists.item_saved');
     return reply.redirect(itemAnchor(SHOPPING, listId, itemId), 302);
   });
 
@@ -158,7 +161,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/shopping/items/:pk/delete/', async (request, reply) => {
     const listId = await shopping.deleteItem(userId(request), pathId(request));
-    request.flash('Item deleted.');
+    request.flash('lists.item_deleted');
     return reply.redirect(itemsAnchor(SHOPPING, listId), 302);
   });
 
@@ -172,7 +175,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   app.post('/shopping/:pk/clear-bought/', async (request, reply) => {
     const listId = pathId(request);
     const cleared = await shopping.clearBought(userId(request), listId);
-    request.flash(cleared === 0 ? 'No item was marked bought.' : cleared === 1 ? 'One bought item cleared.' : `${cleared} bought items cleared.`);
+    request.flash({ key: 'shopping.cleared', values: { count: cleared } });
     return reply.redirect(itemsAnchor(SHOPPING, listId), 302);
   });
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
+import type { Message } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { SHOPPING } from './kind.js';
@@ -25,7 +26,7 @@ export interface ShoppingPage extends ShoppingListPageRows {
 /** The group activity event of a list put into a group (made for it, or moved to it). */
 const addedTo = (groupId: number, ownerId: number, listId: number): ActivityEvent => ({ groupId, kind: 'list.added', actorId: ownerId, object: { kind: 'shopping', id: listId } });
 
-const NOT_YOUR_GROUP: FormErrors = { group: ['Choose one of your groups, or none.'] };
+const NOT_YOUR_GROUP: FormErrors = { group: ['shopping.choose_group'] };
 
 // Reads go through the repository's visible query, changes through its owned ones (the shared
 // owner's changes are in OwnedListService): what the caller may not reach is a NotFound.
@@ -38,8 +39,7 @@ export class ShoppingService extends OwnedListService<ShoppingList, ShoppingItem
     const rows = await this.lists.summaries(userId);
     return rows.map((row) => {
       const toBuy = Number(row.to_buy);
-      const contents = toBuy === 0 ? 'Nothing left to buy' : `${toBuy} to buy`;
-      const detail = row.store_name ? `${row.store_name} · ${contents}` : contents;
+      const detail: Message = row.store_name ? { key: 'shopping.detail_store', values: { store: row.store_name, toBuy } } : { key: 'shopping.detail', values: { toBuy } };
       return { id: row.id, title: row.title, owner_id: row.owner_id, owner_name: row.owner_name, group_name: row.group_name, share_count: Number(row.share_count), detail };
     });
   }

@@ -1,3 +1,4 @@
+import { msg } from '../../platform/i18n/index.js';
 import { z } from 'zod';
 import type { SharedUser } from '../lists-sharing/sharing.js';
 import { isoTime, sharesJson, sharesOf, timestamp } from '../lists-sharing/api.js';
@@ -37,7 +38,7 @@ export const todoListDetailJson = todoListJson.extend({
 
 export type TodoListDetailJson = z.infer<typeof todoListDetailJson>;
 
-const description = z.string().trim().max(DESCRIPTION_MAX, `Descriptions have at most ${DESCRIPTION_MAX} characters.`);
+const description = z.string().trim().max(DESCRIPTION_MAX, msg('todo.description_max'));
 
 export const todoListBody = z.object({ title: todoListForm.shape.title, description: description.default('') }).strict();
 
@@ -48,17 +49,17 @@ export const todoItemBody = z
   .object({
     text: todoItemForm.shape.text,
     due_date: z
-      .string({ error: 'Enter a date as YYYY-MM-DD, or null.' })
+      .string({ error: msg('todo.due_type') })
       .trim()
       .nullable()
       .default(null)
-      .refine((value) => value === null || value === '' || isValidDueDate(value), 'Enter a real date between 1900-01-01 and 2999-12-31, as YYYY-MM-DD.')
+      .refine((value) => value === null || value === '' || isValidDueDate(value), msg('todo.due_invalid'))
       .transform((value) => (value === '' ? null : value))
       .describe('YYYY-MM-DD, or null for none.'),
     assignee: z
-      .string({ error: 'Enter a username, or null.' })
+      .string({ error: msg('todo.assignee_type') })
       .trim()
-      .max(150, 'Usernames have at most 150 characters.')
+      .max(150, msg('lists.username_max'))
       .nullable()
       .default(null)
       .transform((value) => (value === '' ? null : value))
@@ -66,7 +67,7 @@ export const todoItemBody = z
   })
   .strict();
 
-export const todoItemPatch = z.object({ is_done: z.boolean({ error: 'Send true or false.' }) }).strict();
+export const todoItemPatch = z.object({ is_done: z.boolean({ error: msg('lists.send_boolean') }) }).strict();
 
 export function todoItemOut(item: TodoItemRow): z.infer<typeof todoItemJson> {
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { msg } from '../../platform/i18n/index.js';
 import { isValidDueDate } from './dates.js';
 
 export const TITLE_MAX = 200;
@@ -7,14 +8,14 @@ export const ITEM_TEXT_MAX = 500;
 
 export const todoListForm = z.object({
   title: z
-    .string({ error: 'Enter a title.' })
+    .string({ error: msg('lists.title_required') })
     .trim()
-    .min(1, 'Enter a title.')
-    .max(TITLE_MAX, `Titles have at most ${TITLE_MAX} characters.`),
+    .min(1, msg('lists.title_required'))
+    .max(TITLE_MAX, msg('lists.title_max')),
   description: z
     .string()
     .trim()
-    .max(DESCRIPTION_MAX, `Descriptions have at most ${DESCRIPTION_MAX} characters.`)
+    .max(DESCRIPTION_MAX, msg('todo.description_max'))
     .optional()
     .default(''),
 });
@@ -23,22 +24,22 @@ export type TodoListInput = z.infer<typeof todoListForm>;
 
 export const todoItemForm = z.object({
   text: z
-    .string({ error: 'Enter what needs doing.' })
+    .string({ error: msg('todo.text_required') })
     .trim()
-    .min(1, 'Enter what needs doing.')
-    .max(ITEM_TEXT_MAX, `Items have at most ${ITEM_TEXT_MAX} characters.`),
+    .min(1, msg('todo.text_required'))
+    .max(ITEM_TEXT_MAX, msg('todo.text_max')),
   due_date: z
     .string()
     .trim()
     .optional()
     .default('')
-    .refine((value) => value === '' || isValidDueDate(value), 'Enter a real date between 1900-01-01 and 2999-12-31, as YYYY-MM-DD.')
+    .refine((value) => value === '' || isValidDueDate(value), msg('todo.due_invalid'))
     .transform((value) => (value === '' ? null : value)),
   /** A username; that they may read the list is the service's check. */
   assignee: z
     .string()
     .trim()
-    .max(150, 'Usernames have at most 150 characters.')
+    .max(150, msg('lists.username_max'))
     .optional()
     .default('')
     .transform((value) => (value === '' ? null : value)),

@@ -1,3 +1,3 @@
 import type { ListKind } from '../lists-sharing/views.js';
 
-export const TODO: ListKind = { base: '/todo', plural: 'To-do lists', noun: 'to-do list' };
+export const TODO: ListKind = { base: '/todo', name: 'todo', plural: 'To-do lists', noun: 'to-do list' };

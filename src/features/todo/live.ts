@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { LiveItemRow } from '../../platform/hub/hub.js';
 import { renderToHtml } from '../../platform/views/html.js';
+import { renderingIn, translator } from '../../platform/i18n/index.js';
 import { todayIn } from '../../platform/time-zones.js';
 import type { LiveListReader } from '../lists-sharing/live-events.js';
 import { rolesOn } from '../lists-sharing/live-roles.js';
@@ -33,8 +34,13 @@ export function todoLiveKind(db: Kysely<Database>): LiveListKind {
     roleOf: (userId, listId) => lists.roleOf(userId, listId),
     rolesOn: (listId, userIds) => rolesOn(db, 'todo_lists', lists, listId, userIds),
     renderItem(item: LiveItemRow, viewer) {
-      const ctx = liveViewContext(viewer.timezone);
-      return renderToHtml(ItemRow({ ctx, item: item as unknown as TodoItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) }));
+      const ctx = liveViewContext(viewer.timezone, '', viewer.language);
+      const row = ItemRow({ ctx, item: item as unknown as TodoItemRow, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) });
+      return renderingIn(translator(ctx.language), () => renderToHtml(row));
+    },
+    renderSummary(summary, viewer) {
+      const { t } = translator(viewer.language ?? 'en');
+      return { counts: summary.items ? ` ${t('todo.counts', { open: summary.open, items: summary.items })}` : '' };
     },
   };
 }

@@ -180,7 +180,7 @@ export class TodoRepository extends TodoItemChanges {
       owner_name: row.owner_name,
       group_name: null,
       share_count: Number(row.share_count),
-      detail: Number(row.total) === 0 ? 'No items yet' : `${Number(row.open)} open of ${Number(row.total)}`,
+      detail: Number(row.total) === 0 ? { key: 'todo.detail_empty' as const } : { key: 'todo.detail' as const, values: { open: Number(row.open), total: Number(row.total) } },
     }));
   }
 

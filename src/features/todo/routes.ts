@@ -38,7 +38,8 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
 
   app.get('/todo/', async (request, reply) => {
     const { lists, assigned } = await todo.index(userId(request));
-    return reply.render(ListIndexPage({ ctx: viewContext(request), kind: TODO, lists, children: AssignedToMe({ items: assigned }) }));
+    const ctx = viewContext(request);
+    return reply.render(ListIndexPage({ ctx, kind: TODO, lists, children: AssignedToMe({ ctx, items: assigned }) }));
   });
 
   app.get('/todo/new/', async (request, reply) => reply.render(TodoFormPage({ ctx: viewContext(request) })));
@@ -47,7 +48,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     const form = parseForm(todoListForm, request.body);
     if (!form.ok) return reply.render(TodoFormPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
     const id = await todo.create(userId(request), form.data);
-    request.flash('To-do list created.');
+    request.flash('todo.created');
     return reply.redirect(`/todo/${id}/`, 302);
   });
 
@@ -63,7 +64,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     const form = parseForm(todoListForm, request.body);
     if (!form.ok) return reply.render(TodoFormPage({ ctx: viewContext(request), list, values: form.values, errors: form.errors }), 400);
     await todo.update(userId(request), list.id, form.data);
-    request.flash('To-do list saved.');
+    request.flash('todo.saved');
     return reply.redirect(`/todo/${list.id}/`, 302);
   });
 
@@ -74,7 +75,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
 
   app.post('/todo/:pk/delete/', async (request, reply) => {
     await todo.delete(userId(request), pathId(request));
-    request.flash('To-do list deleted.');
+    request.flash('todo.deleted');
     return reply.redirect('/todo/', 302);
   });
 
@@ -123,7 +124,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
     if (!form.ok) return showItemForm(request, reply, form, 400);
     const edited = await todo.editItem(userId(request), itemId, form.data);
     if (!edited.ok) return showItemForm(request, reply, formFailure(request.body, edited.errors), 400);
-    request.flash('Item saved.');
+    request.flash('lists.item_saved');
     return reply.redirect(itemAnchor(TODO, edited.value, itemId), 302);
   });
 
@@ -134,7 +135,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
 
   app.post('/todo/items/:pk/delete/', async (request, reply) => {
     const listId = await todo.deleteItem(userId(request), pathId(request));
-    request.flash('Item deleted.');
+    request.flash('lists.item_deleted');
     return reply.redirect(itemsAnchor(TODO, listId), 302);
   });
 

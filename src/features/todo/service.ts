@@ -63,7 +63,7 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
   async addAssignedItem(userId: number, listId: number, input: TodoItemInput): Promise<ItemOutcome> {
     await this.requireTick(userId, listId);
     if (input.assignee !== null && (await this.lists.readerNamed(listId, input.assignee)) === undefined) {
-      return { ok: false, errors: { assignee: [`${input.assignee} cannot see this list: choose someone who can, or nobody.`] } };
+      return { ok: false, errors: { assignee: [{ key: 'todo.assignee_cannot_see', values: { username: input.assignee } }] } };
     }
     return { ok: true, value: await this.addItem(userId, listId, input) };
   }
@@ -82,7 +82,7 @@ export class TodoService extends OwnedListService<TodoList, TodoItemInput, TodoR
   async editItem(userId: number, itemId: number, input: TodoItemInput): Promise<ItemOutcome> {
     const item = await this.ownedItem(userId, itemId);
     if (input.assignee !== null && (await this.lists.readerNamed(item.list_id, input.assignee)) === undefined) {
-      return { ok: false, errors: { assignee: [`${input.assignee} cannot see this list: choose someone who can, or nobody.`] } };
+      return { ok: false, errors: { assignee: [{ key: 'todo.assignee_cannot_see', values: { username: input.assignee } }] } };
     }
     return { ok: true, value: await this.changeItem(userId, itemId, (lists) => lists.updateOwnedItem(userId, itemId, item.list_id, input)) };
   }

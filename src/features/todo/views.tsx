@@ -18,18 +18,18 @@ import type { TodoPage } from './service.js';
 export { TODO };
 
 export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
-  const title = list ? `Edit ${list.title}` : 'New to-do list';
+  const title = list ? ctx.t('lists.edit_title', { name: list.title }) : ctx.t('todo.new_title');
   return (
     <Layout ctx={ctx} title={title}>
       <article class="narrow">
-        <h1>{list ? <>Edit “{list.title}”</> : 'New to-do list'}</h1>
+        <h1>{list ? ctx.t('lists.edit_named', { name: list.title }) : ctx.t('todo.new_title')}</h1>
         <form method="post" action={list ? `/todo/${list.id}/edit/` : '/todo/new/'} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
-          <TextArea name="description" label="Description (optional)" value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
-          <button type="submit">{list ? 'Save' : 'Create list'}</button>
-          <a href={list ? `/todo/${list.id}/` : '/todo/'} role="button" class="secondary outline">Cancel</a>
+          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+          <TextArea name="description" label={ctx.t('todo.description_label')} value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
+          <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
+          <a href={list ? `/todo/${list.id}/` : '/todo/'} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
         </form>
       </article>
     </Layout>
@@ -37,13 +37,13 @@ export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: Vie
 }
 
 /** Who added the item, whom it is for, who ticked it and when. */
-function WhoDidWhat({ item, timeZone }: { item: TodoItemRow; timeZone: string }) {
+function WhoDidWhat({ ctx, item, timeZone }: { ctx: ViewContext; item: TodoItemRow; timeZone: string }) {
   return (
     <small class="who">
-      {item.assignee_name ? <> · for <strong class="assignee">{item.assignee_name}</strong></> : null}
-      {item.created_by_name ? <> · added by {item.created_by_name}</> : null}
+      {item.assignee_name ? <> · {ctx.t('todo.for')} <strong class="assignee">{item.assignee_name}</strong></> : null}
+      {item.created_by_name ? <> · {ctx.t('lists.added_by', { name: item.created_by_name })}</> : null}
       {item.is_done === 1 && item.done_by_name && item.done_at !== null ? (
-        <> · done by {item.done_by_name} <Time ms={item.done_at} timeZone={timeZone} /></>
+        <> · {ctx.t('todo.done_by', { name: item.done_by_name })} <Time ms={item.done_at} timeZone={timeZone} /></>
       ) : null}
     </small>
   );
@@ -59,25 +59,25 @@ export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewConte
       {canTick ? (
         <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
           <CsrfField ctx={ctx} />
-          <button type="submit" class="toggle secondary outline small" aria-label={done ? `Mark “${item.text}” as not done` : `Mark “${item.text}” as done`}>
+          <button type="submit" class="toggle secondary outline small" aria-label={ctx.t(done ? 'todo.mark_not_done' : 'todo.mark_done', { text: item.text })}>
             <span aria-hidden="true">{done ? '☑' : '☐'}</span>
           </button>
         </form>
       ) : (
-        <span class="state">{done ? 'Done:' : 'Open:'}</span>
+        <span class="state">{ctx.t(done ? 'todo.state_done' : 'todo.state_open')}</span>
       )}{' '}
       {text}
       {item.due_date ? (
         <small class="due">
-          {' '}due <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+          {' '}{ctx.t('todo.due')} <time datetime={item.due_date} data-format="date">{item.due_date}</time>
         </small>
       ) : null}
-      {overdue ? <strong class="badge overdue-badge">Overdue</strong> : null}{' '}
-      <WhoDidWhat item={item} timeZone={ctx.user!.timezone} />
+      {overdue ? <strong class="badge overdue-badge">{ctx.t('todo.overdue')}</strong> : null}{' '}
+      <WhoDidWhat ctx={ctx} item={item} timeZone={ctx.user!.timezone} />
       {canEdit ? (
         <span class="item-actions">
-          <a href={`/todo/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={`Edit “${item.text}”`}>Edit</a>{' '}
-          <a href={`/todo/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={`Delete “${item.text}”`}>Delete</a>
+          <a href={`/todo/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={ctx.t('lists.edit_named', { name: item.text })}>{ctx.t('lists.edit')}</a>{' '}
+          <a href={`/todo/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={ctx.t('lists.delete_named', { name: item.text })}>{ctx.t('lists.delete')}</a>
         </span>
       ) : null}
     </li>
@@ -88,22 +88,22 @@ function AddItemForm({ ctx, listId, assignees, values = {}, errors = {} }: { ctx
   // The anchor after an add (#add-item): its first field takes the focus (public/js/app.js).
   return (
     <section aria-labelledby="add-item-title" id="add-item">
-      <h2 id="add-item-title">Add an item</h2>
+      <h2 id="add-item-title">{ctx.t('lists.add_item')}</h2>
       <form method="post" action={`/todo/${listId}/items/add/`} novalidate>
         <CsrfField ctx={ctx} />
         <FormAlert errors={errors} />
-        <ItemFields values={values} errors={errors} assignees={assignees} />
-        <button type="submit">Add item</button>
+        <ItemFields ctx={ctx} values={values} errors={errors} assignees={assignees} />
+        <button type="submit">{ctx.t('lists.add_item_button')}</button>
       </form>
     </section>
   );
 }
 
 /** On /todo/: the caller's open items in lists they may still read. */
-export function AssignedToMe({ items }: { items: AssignedItem[] }) {
+export function AssignedToMe({ ctx, items }: { ctx: ViewContext; items: AssignedItem[] }) {
   return (
     <section aria-labelledby="assigned">
-      <h2 id="assigned">Assigned to me</h2>
+      <h2 id="assigned">{ctx.t('todo.assigned_to_me')}</h2>
       {items.length ? (
         <ul class="assigned-items">
           {items.map((item) => (
@@ -111,26 +111,26 @@ export function AssignedToMe({ items }: { items: AssignedItem[] }) {
               {item.text}
               {item.due_date ? (
                 <small class="due">
-                  {' '}due <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+                  {' '}{ctx.t('todo.due')} <time datetime={item.due_date} data-format="date">{item.due_date}</time>
                 </small>
               ) : null}{' '}
-              <small>in <a href={`/todo/${item.list_id}/`}>{item.list_title}</a></small>
+              <small>{ctx.t('todo.in')} <a href={`/todo/${item.list_id}/`}>{item.list_title}</a></small>
             </li>
           ))}
         </ul>
       ) : (
-        <p class="empty">Nothing is assigned to you.</p>
+        <p class="empty">{ctx.t('todo.nothing_assigned')}</p>
       )}
     </section>
   );
 }
 
 /** What a reader who is not the owner may do, said under the title. */
-function NotOwnerLine({ ownerName, canTick }: { ownerName: string; canTick: boolean }) {
+function NotOwnerLine({ ctx, ownerName, canTick }: { ctx: ViewContext; ownerName: string; canTick: boolean }) {
   return (
     <p>
       <SharedBy list={{ owner_name: ownerName, group_name: null }} />.{' '}
-      {canTick ? 'You can tick and add items; only its owner can change or delete them.' : 'You can read this list; only its owner can change it.'}
+      {ctx.t(canTick ? 'lists.not_owner_tick' : 'lists.not_owner_read')}
     </p>
   );
 }
@@ -145,30 +145,30 @@ export function TodoListPage({ ctx, list, items, canEdit, canTick, assignees, sh
       <header class="page-header">
         <div>
           <h1>{list.title}</h1>
-          {canEdit ? null : <NotOwnerLine ownerName={list.owner_name} canTick={canTick} />}
+          {canEdit ? null : <NotOwnerLine ctx={ctx} ownerName={list.owner_name} canTick={canTick} />}
         </div>
         {canEdit ? (
           <div class="actions">
-            <a href={`/todo/${list.id}/edit/`} role="button" class="secondary outline">Edit</a>
-            <a href={`/todo/${list.id}/delete/`} role="button" class="secondary outline">Delete</a>
+            <a href={`/todo/${list.id}/edit/`} role="button" class="secondary outline">{ctx.t('lists.edit')}</a>
+            <a href={`/todo/${list.id}/delete/`} role="button" class="secondary outline">{ctx.t('lists.delete')}</a>
           </div>
         ) : null}
       </header>
       {list.description ? <p class="list-description">{list.description}</p> : null}
       <section aria-labelledby="items" id="live-list" tabindex={-1} data-socket-path={`/ws/todo/${list.id}/`}>
-        <h2 id="items">Items<span data-live-counts>{items.length ? ` (${open} open of ${items.length})` : ''}</span></h2>
+        <h2 id="items">{ctx.t('lists.items')}<span data-live-counts>{items.length ? ` ${ctx.t('todo.counts', { open, items: items.length })}` : ''}</span></h2>
         {items.length ? (
           <ul class="todo-items">
             {items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} today={today} />)}
           </ul>
         ) : (
-          <p class="empty">{canTick ? 'Nothing to do yet. Add the first item below.' : 'This list has no items yet.'}</p>
+          <p class="empty">{ctx.t(canTick ? 'todo.empty_tick' : 'lists.empty_read')}</p>
         )}
       </section>
       {canTick ? <AddItemForm ctx={ctx} listId={list.id} assignees={assignees} {...item} /> : null}
       {canEdit ? <SharePanel ctx={ctx} kind={TODO} listId={list.id} users={sharedWith} groups={ownerGroups} {...share} /> : null}
-      <AudiencePanel members={audience} viewerId={ctx.user!.id} noun="to-do list" groupName={null} />
-      <p><a href="/todo/">← All to-do lists</a></p>
+      <AudiencePanel members={audience} viewerId={ctx.user!.id} noun={ctx.t('lists.noun', { kind: TODO.name })} groupName={null} />
+      <p><a href="/todo/">{ctx.t('lists.back', { kind: TODO.name })}</a></p>
       <script src={assetUrl('js/live-list.js')} defer />
     </Layout>
   );

@@ -28,8 +28,8 @@ export interface LiveListSummary {
   items: number;
   /** Items not yet done (bought). */
   open: number;
-  /** The list's summary element as its page renders it (the shopping list's estimated total), if it has one. */
-  html?: string;
+  /** The shopping list's estimated total (exact decimal text) and its items without a price: each viewer's page words it. */
+  total?: { amount: string; unpriced: number };
 }
 
 /** Everything the real-time side needs to hear about, from any instance. */
