@@ -1,3 +1,4 @@
+import type { Message } from '../../platform/i18n/index.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
@@ -43,19 +44,19 @@ function documentPlan(text: string): ExportDocument {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new BadZip(`groupnotes.json is not valid JSON (${(error as Error).message}).`);
+    throw new BadZip('import.not_json', { detail: (error as Error).message });
   }
   const result = exportDocumentSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new BadZip(`groupnotes.json is not a groupnotes export: ${issue.path.join('.') || 'the document'}: ${issue.message}`);
+    throw new BadZip('import.not_export', { detail: `${issue.path.join('.') || '-'}: ${issue.message}` });
   }
   for (const tag of result.data.tags) checkTagName(tag.name, 'groupnotes.json');
   return result.data;
 }
 
 function checkTagName(name: string, file: string): void {
-  if (!tagForm.safeParse({ name }).success) throw new BadZip(`${file}: “${name.slice(0, 60)}” cannot be a tag name (at most 50 characters, with a letter or digit).`);
+  if (!tagForm.safeParse({ name }).success) throw new BadZip('import.bad_tag', { file, name: name.slice(0, 60) });
 }
 
 /** Plain Markdown files become a document without lists: notebooks and tags by name. */
@@ -76,9 +77,9 @@ function markdownPlan(files: { path: string; text: string }[], now: number): Exp
     try {
       note = parseMarkdownNote(file.text, file.path.split('/').at(-1)!);
     } catch (error) {
-      throw new BadZip(`${file.path}: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]}).`);
+      throw new BadZip('import.bad_yaml', { file: file.path, detail: (error as Error).message.split('\n')[0] ?? '' });
     }
-    if (note.content.length > CONTENT_MAX) throw new BadZip(`${file.path} is longer than ${CONTENT_MAX.toLocaleString('en')} characters.`);
+    if (note.content.length > CONTENT_MAX) throw new BadZip('import.note_too_long', { file: file.path, max: CONTENT_MAX });
     const folder = file.path.split('/').slice(0, -1).at(-1);
     const notebookName = (note.notebook ?? folder)?.trim().slice(0, TITLE_MAX);
     const notebookId = notebookName
@@ -193,17 +194,11 @@ function remindersToRestore(reminders: ExportDocument['notes'][number]['reminder
   return restored.sort((a, b) => a.next_due_at - b.next_due_at).slice(0, REMINDERS_PER_NOTE);
 }
 
-export function describeSummary(summary: ImportSummary): string {
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const parts = [
-    count(summary.notes, 'note', 'notes'),
-    count(summary.reminders, 'reminder', 'reminders'),
-    count(summary.notebooks, 'notebook', 'notebooks'),
-    count(summary.tags, 'tag', 'tags'),
-    count(summary.todoLists, 'to-do list', 'to-do lists'),
-    count(summary.shoppingLists, 'shopping list', 'shopping lists'),
-  ];
-  const skipped = summary.skippedNotes > 0 ? ` ${count(summary.skippedNotes, 'note was', 'notes were')} already there and left out.` : '';
-  const passed = summary.skippedReminders > 0 ? ` ${count(summary.skippedReminders, 'reminder', 'reminders')} left out (a one-off time passed, or over ${REMINDERS_PER_NOTE} on a note).` : '';
-  return `Import done: created ${parts.join(', ')}.${skipped}${passed}`;
+/** The flash message after an import: what was created and what was left out, counted in the page's language. */
+export function describeSummary(summary: ImportSummary): Message {
+  const { notes, reminders, notebooks, tags, todoLists, shoppingLists, skippedNotes, skippedReminders } = summary;
+  return {
+    key: 'import.done',
+    values: { notes, reminders, notebooks, tags, todoLists, shoppingLists, skippedNotes, skippedReminders, max: REMINDERS_PER_NOTE },
+  };
 }

@@ -7,10 +7,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceUnavailable } from '../../errors.js';
 import { logOut } from '../../platform/chain/authentication.js';
+import { type Message, requestTranslator } from '../../platform/i18n/index.js';
 import type { Services } from '../../platform/services.js';
 import { uploadFailure, uploadParts } from '../../platform/uploads.js';
 import { viewContext } from '../../platform/views/render.js';
-import { AttemptThrottle, passwordChangeLimits, waitInMinutes } from '../accounts/throttle.js';
+import { AttemptThrottle, passwordChangeLimits } from '../accounts/throttle.js';
 import { AccountDeletion } from './delete-account.js';
 import { ExportRepository } from './export-repository.js';
 import { ExportSlots } from './export-slots.js';
@@ -28,10 +29,10 @@ export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 class UploadProblem extends Error {
   constructor(
-    message: string,
+    readonly problem: Message,
     readonly status: number,
   ) {
-    super(message);
+    super(typeof problem === 'string' ? problem : problem.key);
   }
 }
 
@@ -45,8 +46,8 @@ async function receiveZip(request: FastifyRequest, folder: string): Promise<stri
         continue;
       }
       await pipeline(part.file, createWriteStream(path));
-      if (part.file.truncated) throw new UploadProblem(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`, 413);
-      if (part.filename === '') throw new UploadProblem('Choose a zip file to import.', 400);
+      if (part.file.truncated) throw new UploadProblem({ key: 'import.file_too_large', values: { max: MAX_UPLOAD_BYTES / 1024 / 1024 } }, 413);
+      if (part.filename === '') throw new UploadProblem('import.choose_file', 400);
       return path;
     }
   } catch (error) {
@@ -55,7 +56,7 @@ async function receiveZip(request: FastifyRequest, folder: string): Promise<stri
     const failure = uploadFailure(error);
     throw new UploadProblem(failure.message, failure.statusCode);
   }
-  throw new UploadProblem('Choose a zip file to import.', 400);
+  throw new UploadProblem('import.choose_file', 400);
 }
 
 export const myDataFeature: FastifyPluginAsync<Services> = async (app, services) => {
@@ -68,7 +69,7 @@ export const myDataFeature: FastifyPluginAsync<Services> = async (app, services)
   const exports = new ExportSlots(MAX_RUNNING_EXPORTS);
   app.get('/accounts/export/', async (request, reply) => {
     const release = exports.take();
-    if (!release) throw new ServiceUnavailable('Other downloads are being prepared. Please try again in a minute.', EXPORT_RETRY_SECONDS);
+    if (!release) throw new ServiceUnavailable('export.busy', EXPORT_RETRY_SECONDS);
     const user = request.user!;
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
@@ -86,8 +87,8 @@ export const myDataFeature: FastifyPluginAsync<Services> = async (app, services)
   app.get('/accounts/import/', async (request, reply) => reply.render(ImportPage({ ctx: viewContext(request), maxMegabytes })));
 
   app.post('/accounts/import/', async (request, reply) => {
-    const refuse = (message: string, status: number) => reply.render(ImportPage({ ctx: viewContext(request), maxMegabytes, errors: { __all__: [message] } }), status);
-    if (!request.isMultipart()) return refuse('Choose a zip file to import.', 400);
+    const refuse = (message: Message, status: number) => reply.render(ImportPage({ ctx: viewContext(request), maxMegabytes, errors: { __all__: [message] } }), status);
+    if (!request.isMultipart()) return refuse('import.choose_file', 400);
     const folder = await mkdtemp(join(tmpdir(), 'groupnotes-import-'));
     try {
       const contents = await readZipUpload(await receiveZip(request, folder));
@@ -95,15 +96,15 @@ export const myDataFeature: FastifyPluginAsync<Services> = async (app, services)
       request.flash(describeSummary(summary));
       return await reply.redirect('/accounts/import/', 302);
     } catch (error) {
-      if (error instanceof UploadProblem) return refuse(error.message, error.status);
-      if (error instanceof BadZip) return refuse(`Nothing was imported. ${error.message}`, 400);
+      if (error instanceof UploadProblem) return refuse(error.problem, error.status);
+      if (error instanceof BadZip) return refuse({ key: 'import.nothing_imported', values: { problem: requestTranslator(request).t(error.key, error.values) } }, 400);
       throw error;
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
   });
 
-  const showDelete = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
+  const showDelete = (request: FastifyRequest, reply: FastifyReply, status: number, message: Message) =>
     reply.render(DeleteAccountPage({ ctx: viewContext(request), errors: { password: [message] } }), status);
 
   app.get('/accounts/delete/', async (request, reply) => reply.render(DeleteAccountPage({ ctx: viewContext(request) })));
@@ -111,18 +112,18 @@ export const myDataFeature: FastifyPluginAsync<Services> = async (app, services)
   app.post('/accounts/delete/', async (request, reply) => {
     const body = request.body as { password?: unknown } | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
-    if (password === '') return showDelete(request, reply, 400, 'Enter your password to delete your account.');
+    if (password === '') return showDelete(request, reply, 400, 'delete_account.password_required');
     // Wrong passwords here count with those of the password-change form: both guess at the signed-in account.
     const attempt = await throttle.reserve(passwordChangeLimits(request.user!.id));
     if (!attempt.ok) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      return showDelete(request, reply, 429, `Too many wrong passwords. Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`);
+      return showDelete(request, reply, 429, { key: 'delete_account.throttled', values: { minutes: Math.max(1, Math.ceil(attempt.retryAfterSeconds / 60)) } });
     }
     const outcome = await throttle.checking(attempt, () => deletion.delete(request.user!.id, password));
-    if (!outcome.ok && outcome.reason === 'wrong-password') return showDelete(request, reply, 400, 'Your password was entered incorrectly. Please enter it again.');
+    if (!outcome.ok && outcome.reason === 'wrong-password') return showDelete(request, reply, 400, 'delete_account.wrong_password');
     await throttle.release(attempt);
     await logOut(request, reply, { config, store: sessions });
-    request.flash('Your account and everything in it were deleted.', 'info');
+    request.flash('delete_account.done', 'info');
     return reply.redirect('/accounts/login/', 302);
   });
 };

@@ -4,28 +4,24 @@ import type { ViewContext } from '../../platform/views/render.js';
 
 export function ImportPage({ ctx, errors = {}, maxMegabytes }: { ctx: ViewContext; errors?: FormErrors; maxMegabytes: number }) {
   return (
-    <Layout ctx={ctx} title="Import notes">
+    <Layout ctx={ctx} title={ctx.t('import.heading')}>
       <article class="narrow">
-        <h1>Import notes</h1>
+        <h1>{ctx.t('import.heading')}</h1>
         <p>
-          Upload a zip <a href="/accounts/export/">exported from here</a> to bring back everything in it, or a zip of Markdown
-          (<code>.md</code>) files from another notes app: each file becomes a note, its folder its notebook, and the YAML front
-          matter (<code>title</code>, <code>tags</code>, <code>notebook</code>, <code>created</code>) is read when there is one.
+          {ctx.t('import.intro_before')} <a href="/accounts/export/">{ctx.t('import.intro_link')}</a> {ctx.t('import.intro_markdown')}{' '}
+          (<code>title</code>, <code>tags</code>, <code>notebook</code>, <code>created</code>) {ctx.t('import.intro_front_matter')}
         </p>
-        <p>
-          Nothing is replaced: notebooks and tags with the same name are reused, and a note you already have (same title and
-          text) is left out. A file with a problem changes nothing. At most {maxMegabytes} MB.
-        </p>
+        <p>{ctx.t('import.nothing_replaced', { max: maxMegabytes })}</p>
         {/* The token comes first: the server reads it before the upload. */}
         <form method="post" action="/accounts/import/" enctype="multipart/form-data">
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <label for="id_file">Zip file</label>
+          <label for="id_file">{ctx.t('import.file')}</label>
           <input type="file" id="id_file" name="file" accept=".zip,application/zip" required />
-          <button type="submit">Import</button>
+          <button type="submit">{ctx.t('import.submit')}</button>
         </form>
         <p>
-          <a href="/accounts/">Back to your account</a>
+          <a href="/accounts/">{ctx.t('import.back')}</a>
         </p>
       </article>
     </Layout>
@@ -34,27 +30,26 @@ export function ImportPage({ ctx, errors = {}, maxMegabytes }: { ctx: ViewContex
 
 export function DeleteAccountPage({ ctx, errors = {} }: { ctx: ViewContext; errors?: FormErrors }) {
   return (
-    <Layout ctx={ctx} title="Delete your account">
+    <Layout ctx={ctx} title={ctx.t('delete_account.title')}>
       <article class="narrow">
-        <h1>Delete your account?</h1>
-        <p>This cannot be undone. These go with your account, at once:</p>
+        <h1>{ctx.t('delete_account.heading')}</h1>
+        <p>{ctx.t('delete_account.intro')}</p>
         <ul>
-          <li>your notes, notebooks and tags, including the notes you shared into groups;</li>
-          <li>your to-do and shopping lists, including those shared with others or with a group;</li>
-          <li>your chat messages in every group;</li>
-          <li>your sessions: you are signed out everywhere.</li>
+          <li>{ctx.t('delete_account.notes')}</li>
+          <li>{ctx.t('delete_account.lists')}</li>
+          <li>{ctx.t('delete_account.chat')}</li>
+          <li>{ctx.t('delete_account.sessions')}</li>
         </ul>
         <p>
-          A group you own passes to the member who has been in it longest; a group you own with no other member is deleted.
-          You may want to <a href="/accounts/export/">download your data</a> first.
+          {ctx.t('delete_account.groups')} <a href="/accounts/export/">{ctx.t('delete_account.export_link')}</a> {ctx.t('delete_account.export_after')}
         </p>
         <form method="post" action="/accounts/delete/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="password" label="Your password" type="password" errors={errors} required autocomplete="current-password" />
+          <Field name="password" label={ctx.t('delete_account.password')} type="password" errors={errors} required autocomplete="current-password" />
           <div class="actions">
-            <button type="submit" class="danger">Delete my account</button>
-            <a href="/accounts/" role="button" class="secondary outline">Cancel</a>
+            <button type="submit" class="danger">{ctx.t('delete_account.submit')}</button>
+            <a href="/accounts/" role="button" class="secondary outline">{ctx.t('note_form.cancel')}</a>
           </div>
         </form>
       </article>

@@ -1,3 +1,4 @@
+import { type MessageKey, type MessageValues, translator } from '../../platform/i18n/index.js';
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { DOCUMENT_NAME } from './export-zip.js';
@@ -14,7 +15,15 @@ export const ZIP_LIMITS = {
 };
 
 /** What was wrong with the upload, in words for the page. */
-export class BadZip extends Error {}
+/** Why a zip cannot be imported: a catalogue message (English in logs, the page's language on the page). */
+export class BadZip extends Error {
+  constructor(
+    readonly key: MessageKey,
+    readonly values: MessageValues = {},
+  ) {
+    super(translator('en').t(key, values));
+  }
+}
 
 export interface ZipContents {
   /** The text of a top-level groupnotes.json, when there is one (then the Markdown files are not read). */
@@ -26,7 +35,7 @@ export interface ZipContents {
 function openZip(path: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: false }, (error, zip) => {
-      if (error) reject(new BadZip(`This is not a zip file we can read (${error.message}).`));
+      if (error) reject(new BadZip('import.not_zip', { detail: error.message }));
       else resolve(zip);
     });
   });
@@ -34,7 +43,7 @@ function openZip(path: string): Promise<ZipFile> {
 
 /** Every entry of the central directory, failing on a name that leaves the archive (`../`, `/etc`). */
 function listEntries(zip: ZipFile): Promise<Entry[]> {
-  if (zip.entryCount > ZIP_LIMITS.maxEntries) return Promise.reject(new BadZip(`The zip holds ${zip.entryCount} files; at most ${ZIP_LIMITS.maxEntries} are accepted.`));
+  if (zip.entryCount > ZIP_LIMITS.maxEntries) return Promise.reject(new BadZip('import.too_many_files', { count: zip.entryCount, max: ZIP_LIMITS.maxEntries }));
   return new Promise((resolve, reject) => {
     const entries: Entry[] = [];
     zip.on('entry', (entry: Entry) => {
@@ -42,7 +51,7 @@ function listEntries(zip: ZipFile): Promise<Entry[]> {
       zip.readEntry();
     });
     zip.once('end', () => resolve(entries));
-    zip.once('error', (error: Error) => reject(new BadZip(`The zip is damaged or unsafe: ${error.message}.`)));
+    zip.once('error', (error: Error) => reject(new BadZip('import.damaged', { detail: error.message })));
     zip.readEntry();
   });
 }
@@ -52,7 +61,7 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number): Promise<
   try {
     stream = await zip.openReadStreamPromise(entry);
   } catch (error) {
-    throw new BadZip(`${entry.fileName} cannot be read: ${(error as Error).message}.`);
+    throw new BadZip('import.file_unreadable', { file: entry.fileName, detail: (error as Error).message });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -60,17 +69,17 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number): Promise<
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
       // The header's size was checked; this holds even if the data lies about it.
-      if (size > maxBytes) throw new BadZip(`${entry.fileName} unpacks to more than ${maxBytes} bytes.`);
+      if (size > maxBytes) throw new BadZip('import.file_over', { file: entry.fileName, max: String(maxBytes) });
       chunks.push(chunk);
     }
   } catch (error) {
     stream.destroy();
-    throw error instanceof BadZip ? error : new BadZip(`${entry.fileName} is damaged: ${(error as Error).message}.`);
+    throw error instanceof BadZip ? error : new BadZip('import.file_damaged', { file: entry.fileName, detail: (error as Error).message });
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new BadZip(`${entry.fileName} is not UTF-8 text.`);
+    throw new BadZip('import.not_utf8', { file: entry.fileName });
   }
 }
 
@@ -89,11 +98,11 @@ export async function readZipUpload(path: string): Promise<ZipContents> {
     const limitOf = (entry: Entry) => (entry === document ? ZIP_LIMITS.maxDocumentBytes : ZIP_LIMITS.maxMarkdownBytes);
     let total = 0;
     for (const entry of wanted) {
-      if (entry.uncompressedSize > limitOf(entry)) throw new BadZip(`${entry.fileName} unpacks to ${entry.uncompressedSize} bytes; at most ${limitOf(entry)} are accepted.`);
+      if (entry.uncompressedSize > limitOf(entry)) throw new BadZip('import.file_too_big', { file: entry.fileName, size: String(entry.uncompressedSize), max: String(limitOf(entry)) });
       total += entry.uncompressedSize;
     }
-    if (total > ZIP_LIMITS.maxTotalBytes) throw new BadZip(`The files unpack to ${total} bytes; at most ${ZIP_LIMITS.maxTotalBytes} are accepted.`);
-    if (!document && wanted.length === 0) throw new BadZip('The zip holds no groupnotes.json and no .md files.');
+    if (total > ZIP_LIMITS.maxTotalBytes) throw new BadZip('import.too_big', { size: String(total), max: String(ZIP_LIMITS.maxTotalBytes) });
+    if (!document && wanted.length === 0) throw new BadZip('import.empty');
     const texts: { path: string; text: string }[] = [];
     for (const entry of wanted) texts.push({ path: entry.fileName, text: await readEntry(zip, entry, limitOf(entry)) });
     return document ? { document: texts[0]!.text, markdown: [] } : { document: null, markdown: texts };

@@ -12,7 +12,7 @@ import { NotebooksRepository, titleTaken, unlessTitleTaken } from './repository.
 /** A title the owner already has (once folded) is the form's 400 on `title`; the write (and its transaction) is undone. */
 async function titled<T>(title: string, write: () => Promise<T>): Promise<T> {
   const saved = await unlessTitleTaken(write);
-  if (!saved.ok) throw new ApiError(400, 'invalid', 'The request body is not valid.', { title: [titleTaken(title)] });
+  if (!saved.ok) throw new ApiError(400, 'invalid', 'notes_api.invalid_body', { title: [titleTaken(title)] });
   return saved.value;
 }
 

@@ -1,3 +1,4 @@
+import type { Message } from '../../platform/i18n/index.js';
 import type { Kysely } from 'kysely';
 import { lockedForUpdate } from '../../db/locks.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -8,7 +9,7 @@ export type NotebookFields = Pick<Notebook, 'title' | 'description' | 'color'>;
 export type NotebookWithCount = Notebook & { note_count: number };
 
 /** The form's words for a title the owner already has (once folded, as tag names are). */
-export const titleTaken = (title: string) => `You already have a notebook named “${title}”.`;
+export const titleTaken = (title: string): Message => ({ key: 'notebook_form.title_taken', values: { title } });
 
 /**
  * `write` (an insert or a rename), or null when the unique index on (owner_id, title_key) refused

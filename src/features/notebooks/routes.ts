@@ -37,7 +37,7 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
     const saved = await unlessTitleTaken(() => notebooks.insert(request.user!.id, form.data));
     if (!saved.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), values: formValues(request.body), errors: { title: [titleTaken(form.data.title)] } }), 400);
     const notebook = saved.value;
-    request.flash(`Notebook “${notebook.title}” created.`);
+    request.flash({ key: 'notebook.created', values: { title: notebook.title } });
     return reply.redirect(`/notebooks/${notebook.id}/`, 302);
   });
 
@@ -59,27 +59,28 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
     const saved = await unlessTitleTaken(() => notebooks.updateOwned(request.user!.id, notebook.id, form.data));
     if (!saved.ok) return reply.render(NotebookFormPage({ ctx: viewContext(request), notebook, values: formValues(request.body), errors: { title: [titleTaken(form.data.title)] } }), 400);
     if (!saved.value) throw new NotFound();
-    request.flash(`Notebook “${form.data.title}” saved.`);
+    request.flash({ key: 'notebook.saved', values: { title: form.data.title } });
     return reply.redirect('/notebooks/', 302);
   });
 
   app.get<PkParams>('/notebooks/:pk/delete/', async (request, reply) => {
     const notebook = await ownedOr404(request);
+    const ctx = viewContext(request);
     return reply.render(
       DeleteConfirmPage({
-        ctx: viewContext(request),
-        kind: 'notebook',
+        ctx,
+        kind: ctx.t('notebook.kind'),
         name: notebook.title,
         action: `/notebooks/${notebook.id}/delete/`,
         cancel: `/notebooks/${notebook.id}/`,
-        consequence: 'Its notes are kept; they just no longer belong to a notebook.',
+        consequence: ctx.t('notebook.delete_consequence'),
       }),
     );
   });
 
   app.post<PkParams>('/notebooks/:pk/delete/', async (request, reply) => {
     if (!(await notebooks.deleteOwned(request.user!.id, pathId(request)))) throw new NotFound();
-    request.flash('Notebook deleted; its notes are kept.');
+    request.flash('notebook.deleted');
     return reply.redirect('/notebooks/', 302);
   });
 

@@ -10,14 +10,14 @@ import type { NotebookWithCount } from './repository.js';
 
 export function NotebookListPage({ ctx, notebooks }: { ctx: ViewContext; notebooks: NotebookWithCount[] }) {
   return (
-    <Layout ctx={ctx} title="Notebooks">
+    <Layout ctx={ctx} title={ctx.t('notebook.list_heading')}>
       <div class="page-header">
-        <h1>Notebooks</h1>
-        <a href="/notebooks/new/" role="button">New notebook</a>
+        <h1>{ctx.t('notebook.list_heading')}</h1>
+        <a href="/notebooks/new/" role="button">{ctx.t('notebook.new')}</a>
       </div>
       {notebooks.length === 0 ? (
         <p class="empty-state">
-          No notebooks yet: <a href="/notebooks/new/">create your first notebook</a> to file your notes.
+          {ctx.t('notebook.empty')} <a href="/notebooks/new/">{ctx.t('notebook.empty_link')}</a> {ctx.t('notebook.empty_after')}
         </p>
       ) : (
         <ul class="plain-list">
@@ -27,12 +27,12 @@ export function NotebookListPage({ ctx, notebooks }: { ctx: ViewContext; noteboo
                 <a href={`/notebooks/${notebook.id}/`} class="notebook-chip">
                   <Swatch color={notebook.color} /> {notebook.title}
                 </a>{' '}
-                <small>{notebook.note_count === 1 ? '1 note' : `${notebook.note_count} notes`}</small>
+                <small>{ctx.t('notebook.note_count', { count: notebook.note_count })}</small>
                 {notebook.description ? <small class="description">{notebook.description}</small> : null}
               </span>
               <span class="row-actions">
-                <a href={`/notebooks/${notebook.id}/edit/`}>Edit<span class="visually-hidden"> {notebook.title}</span></a>
-                <a href={`/notebooks/${notebook.id}/delete/`} data-confirm>Delete<span class="visually-hidden"> {notebook.title}</span></a>
+                <a href={`/notebooks/${notebook.id}/edit/`}>{ctx.t('note.edit')}<span class="visually-hidden"> {notebook.title}</span></a>
+                <a href={`/notebooks/${notebook.id}/delete/`} data-confirm>{ctx.t('note.delete')}<span class="visually-hidden"> {notebook.title}</span></a>
               </span>
             </li>
           ))}
@@ -51,22 +51,22 @@ export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext
           <Swatch color={notebook.color} /> {notebook.title}
         </h1>
         <span class="row-actions">
-          <a href={`/notes/new/?notebook=${notebook.id}`} role="button">New note</a>
-          <a href={`/notebooks/${notebook.id}/edit/`} role="button" class="secondary outline">Edit</a>
-          <a href={`/notebooks/${notebook.id}/delete/`} data-confirm role="button" class="secondary outline">Delete</a>
+          <a href={`/notes/new/?notebook=${notebook.id}`} role="button">{ctx.t('notes.new')}</a>
+          <a href={`/notebooks/${notebook.id}/edit/`} role="button" class="secondary outline">{ctx.t('note.edit')}</a>
+          <a href={`/notebooks/${notebook.id}/delete/`} data-confirm role="button" class="secondary outline">{ctx.t('note.delete')}</a>
         </span>
       </div>
       {notebook.description ? <p class="notebook-description">{notebook.description}</p> : null}
       {result.notes.length === 0 ? (
         <p class="empty-state">
-          No notes in this notebook yet: <a href={`/notes/new/?notebook=${notebook.id}`}>write a note</a> in it.
+          {ctx.t('notebook.no_notes')} <a href={`/notes/new/?notebook=${notebook.id}`}>{ctx.t('notebook.no_notes_link')}</a> {ctx.t('notebook.no_notes_after')}
         </p>
       ) : (
         <NoteList ctx={ctx} notes={result.notes} viewerId={ctx.user!.id} />
       )}
       {result.hasNext ? (
         <p>
-          <a href={`/notes/?notebook=${notebook.id}&page=2`}>More notes in this notebook →</a>
+          <a href={`/notes/?notebook=${notebook.id}&page=2`}>{ctx.t('notebook.more_notes')} →</a>
         </p>
       ) : null}
     </Layout>
@@ -74,7 +74,7 @@ export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext
 }
 
 export function NotebookFormPage({ ctx, notebook, values = {}, errors = {} }: { ctx: ViewContext; notebook?: Notebook; values?: FormValues; errors?: FormErrors }) {
-  const heading = notebook ? 'Edit notebook' : 'New notebook';
+  const heading = notebook ? ctx.t('notebook_form.edit_heading') : ctx.t('notebook.new');
   return (
     <Layout ctx={ctx} title={heading}>
       <article class="narrow">
@@ -82,12 +82,12 @@ export function NotebookFormPage({ ctx, notebook, values = {}, errors = {} }: { 
         <form method="post" action={notebook ? `/notebooks/${notebook.id}/edit/` : '/notebooks/new/'} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="title" label="Title" value={values.title ?? notebook?.title} errors={errors} required maxLength={200} autofocus />
-          <TextArea name="description" label="Description (optional)" value={values.description ?? notebook?.description} errors={errors} rows={3} maxLength={2000} />
-          <Field name="color" label="Colour" type="color" value={values.color ?? notebook?.color ?? DEFAULT_NOTEBOOK_COLOR} errors={errors} />
+          <Field name="title" label={ctx.t('note_form.title')} value={values.title ?? notebook?.title} errors={errors} required maxLength={200} autofocus />
+          <TextArea name="description" label={ctx.t('notebook_form.description')} value={values.description ?? notebook?.description} errors={errors} rows={3} maxLength={2000} />
+          <Field name="color" label={ctx.t('notebook_form.color')} type="color" value={values.color ?? notebook?.color ?? DEFAULT_NOTEBOOK_COLOR} errors={errors} />
           <div class="actions">
-            <button type="submit">Save</button>
-            <a href={notebook ? `/notebooks/${notebook.id}/` : '/notebooks/'} role="button" class="secondary outline">Cancel</a>
+            <button type="submit">{ctx.t('note_form.save')}</button>
+            <a href={notebook ? `/notebooks/${notebook.id}/` : '/notebooks/'} role="button" class="secondary outline">{ctx.t('note_form.cancel')}</a>
           </div>
         </form>
       </article>

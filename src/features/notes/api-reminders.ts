@@ -59,7 +59,7 @@ export function remindersApi(app: FastifyInstance, { notes, reminders, scheduler
       if (!form.ok) throw invalidBody(form.errors);
       const outcome = await reminders.addToOwnedNote(user.id, owned.id, form.data, REMINDERS_PER_NOTE);
       if (outcome === 'missing') throw new NotFound();
-      if (outcome === 'full') throw invalidBody({ __all__: [`A note has at most ${REMINDERS_PER_NOTE} reminders: delete one first.`] });
+      if (outcome === 'full') throw invalidBody({ __all__: [{ key: 'reminder_form.full', values: { max: REMINDERS_PER_NOTE } }] });
       scheduler.added(form.data.dueAt);
       const added = await reminders.findOwned(user.id, outcome.added);
       // Deleted between the insert and this read (by the owner, or with the note): gone, as for GET.

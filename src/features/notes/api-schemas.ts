@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { msg } from '../../platform/i18n/index.js';
 import { INVALID_CHOICE, MAX_ID } from '../../platform/ids.js';
 import { pagingQuery } from '../../platform/api/routes.js';
 import type { FullNoteRow } from './api-repository.js';
@@ -11,8 +12,8 @@ import type { ReminderRow } from './reminders-repository.js';
 
 /** The search box's limit on the page (routes.ts): longer text is not a search anyone typed. */
 const MAX_QUERY_LENGTH = 200;
-const PRIORITY_MESSAGE = 'Choose a priority from Low to Urgent.';
-const BOOLEAN_MESSAGE = 'Enter true or false.';
+const PRIORITY_MESSAGE = msg('note_form.priority');
+const BOOLEAN_MESSAGE = msg('notes_api.boolean');
 
 /** An id linking to another object: a JSON integer; anything else, like a foreign id, is "not a valid choice". */
 const linkId = z.int({ error: INVALID_CHOICE }).min(1, INVALID_CHOICE).max(MAX_ID, INVALID_CHOICE);
@@ -59,8 +60,8 @@ const fields = {
   content: noteForm.shape.content,
   notebook: linkId.nullable().describe('One of your notebooks, or null.'),
   tags: z
-    .array(linkId, { error: 'Enter a list of tag ids.' })
-    .max(100, 'A note has at most 100 tags.')
+    .array(linkId, { error: msg('notes_api.tag_ids') })
+    .max(100, msg('notes_api.tags_max'))
     .transform((ids) => [...new Set(ids)])
     .describe('Ids of your tags.'),
   group: linkId.nullable().describe('A group you are a member of, or null.'),
@@ -96,15 +97,16 @@ export const notePatchBody = z
   })
   .strict();
 
-const filterId = z.coerce.number({ error: 'Enter an id.' }).int('Enter an id.').min(1, 'Enter an id.').max(MAX_ID, 'Enter an id.');
+const ENTER_ID = msg('notes_api.id');
+const filterId = z.coerce.number({ error: ENTER_ID }).int(ENTER_ID).min(1, ENTER_ID).max(MAX_ID, ENTER_ID);
 
 export const noteListQuery = z
   .object({
-    q: z.string().trim().max(MAX_QUERY_LENGTH, `Searches have at most ${MAX_QUERY_LENGTH} characters.`).optional().describe('Words that title or content must all hold (prefixes); results then come newest first.'),
+    q: z.string().trim().max(MAX_QUERY_LENGTH, msg('notes_api.search_max')).optional().describe('Words that title or content must all hold (prefixes); results then come newest first.'),
     tag: filterId.optional().describe('Only notes with this tag of yours.'),
     notebook: filterId.optional().describe('Only notes in this notebook of yours.'),
     archived: z
-      .enum(['true', 'false', '1', '0'], { error: 'Enter true or false.' })
+      .enum(['true', 'false', '1', '0'], { error: BOOLEAN_MESSAGE })
       .optional()
       .transform((value) => value === 'true' || value === '1')
       .describe('Archived notes instead of the others.'),
@@ -147,8 +149,8 @@ export function reminderToJson(row: ReminderRow): ReminderJson {
 /** The add form's fields as JSON; the form's parser (parseReminderForm) then checks the time itself. */
 export const reminderCreateBody = z
   .object({
-    remind_at: z.string({ error: 'Enter a date and time.' }).max(40, 'Enter a valid date and time.').describe('Local date and time in your time zone, YYYY-MM-DDTHH:MM.'),
-    message: z.string({ error: 'Enter the message as text.' }).trim().max(MESSAGE_MAX, `Messages have at most ${MESSAGE_MAX} characters.`).optional(),
-    repeat: z.enum(['none', 'daily', 'weekly', 'monthly'], { error: 'Choose once, every day, every week or every month.' }).default('none'),
+    remind_at: z.string({ error: msg('reminder_form.when_required') }).max(40, msg('reminder_form.when_invalid')).describe('Local date and time in your time zone, YYYY-MM-DDTHH:MM.'),
+    message: z.string({ error: msg('reminder_form.message_text') }).trim().max(MESSAGE_MAX, msg('reminder_form.message_max')).optional(),
+    repeat: z.enum(['none', 'daily', 'weekly', 'monthly'], { error: msg('reminder_form.repeat') }).default('none'),
   })
   .strict();

@@ -26,7 +26,7 @@ export const noteLocation = (id: number) => `/api/v1/notes/${id}/`;
 
 /** A form's refusal (a link to someone else's notebook, tag or group) as the API's 400. */
 export function invalidBody(errors: FormErrors): ApiError {
-  return new ApiError(400, 'invalid', 'The request body is not valid.', errors);
+  return new ApiError(400, 'invalid', 'notes_api.invalid_body', errors);
 }
 
 function saved(outcome: SaveOutcome): number {

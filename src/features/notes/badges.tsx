@@ -1,4 +1,5 @@
 import { Swatch } from '../../platform/views/color.js';
+import type { ViewContext } from '../../platform/views/render.js';
 import type { NoteRow } from './details.js';
 import { PRIORITIES } from './forms.js';
 
@@ -7,16 +8,16 @@ import { PRIORITIES } from './forms.js';
  * and tags only for its owner (they are the owner's private filing: SPEC's matrix gives
  * notebooks and tags to their owner alone).
  */
-export function NoteBadges({ note, viewerId }: { note: NoteRow; viewerId: number }) {
+export function NoteBadges({ ctx, note, viewerId }: { ctx: ViewContext; note: NoteRow; viewerId: number }) {
   const owned = note.owner_id === viewerId;
   return (
-    <ul class="note-badges" aria-label="Details">
+    <ul class="note-badges" aria-label={ctx.t('note.badges')}>
       {/* Only the owner pins (PRODUCT.md): anyone else is told whose pin it is. */}
-      {note.is_pinned ? <li class="badge badge-pinned">{owned ? 'Pinned' : `Pinned by ${note.owner_username}`}</li> : null}
-      {note.priority > 0 ? <li class={`badge badge-priority-${note.priority}`}>{PRIORITIES[note.priority]} priority</li> : null}
-      {note.is_archived ? <li class="badge">Archived</li> : null}
-      {note.group_name !== null ? <li class="badge badge-group">Group: <a href={`/groups/${note.group_id}/`}>{note.group_name}</a></li> : null}
-      {owned ? null : <li class="badge badge-owner">By {note.owner_username}</li>}
+      {note.is_pinned ? <li class="badge badge-pinned">{owned ? ctx.t('note.pinned') : ctx.t('note.pinned_by', { username: note.owner_username })}</li> : null}
+      {note.priority > 0 ? <li class={`badge badge-priority-${note.priority}`}>{ctx.t('note.priority_badge', { priority: ctx.t(PRIORITIES[note.priority] ?? 'note.priority_low') })}</li> : null}
+      {note.is_archived ? <li class="badge">{ctx.t('note.archived')}</li> : null}
+      {note.group_name !== null ? <li class="badge badge-group">{ctx.t('note.group')} <a href={`/groups/${note.group_id}/`}>{note.group_name}</a></li> : null}
+      {owned ? null : <li class="badge badge-owner">{ctx.t('note.by', { username: note.owner_username })}</li>}
       {owned && note.notebook_id !== null ? (
         <li>
           <a class="notebook-chip" href={`/notes/?notebook=${note.notebook_id}`}>

@@ -38,8 +38,8 @@ export function PinButton({ ctx, note }: { ctx: ViewContext; note: { id: number;
   return (
     <form method="post" action={`/notes/${note.id}/pin/`} class="inline">
       <CsrfField ctx={ctx} />
-      <button type="submit" class="secondary outline small" aria-label={`${note.is_pinned ? 'Unpin' : 'Pin'} ${note.title}`}>
-        {note.is_pinned ? 'Unpin' : 'Pin'}
+      <button type="submit" class="secondary outline small" aria-label={note.is_pinned ? ctx.t('note.unpin_named', { title: note.title }) : ctx.t('note.pin_named', { title: note.title })}>
+        {note.is_pinned ? ctx.t('note.unpin') : ctx.t('note.pin')}
       </button>
     </form>
   );
@@ -53,15 +53,15 @@ function NoteItem({ ctx, note, viewerId }: { ctx: ViewContext; note: NoteRow; vi
         <a href={`/notes/${note.id}/`}>{note.title}</a>
       </h2>
       {excerpt ? <p class="note-excerpt">{excerpt}</p> : null}
-      <NoteBadges note={note} viewerId={viewerId} />
+      <NoteBadges ctx={ctx} note={note} viewerId={viewerId} />
       <div class="note-meta">
         <small>
-          Updated <Time ms={note.updated_at} />
+          {ctx.t('notes.updated')} <Time ms={note.updated_at} />
         </small>
         {note.owner_id === viewerId ? (
           <span class="row-actions">
             <PinButton ctx={ctx} note={note} />
-            <a href={`/notes/${note.id}/edit/`}>Edit<span class="visually-hidden"> {note.title}</span></a>
+            <a href={`/notes/${note.id}/edit/`}>{ctx.t('note.edit')}<span class="visually-hidden"> {note.title}</span></a>
           </span>
         ) : null}
       </div>
@@ -79,20 +79,22 @@ export function NoteList({ ctx, notes, viewerId }: { ctx: ViewContext; notes: No
   );
 }
 
-function heading(query: ListQuery): string {
-  if (query.q) return `Search: ${query.q}`;
-  if (query.notebook) return `Notebook: ${query.notebook.title}`;
-  if (query.tag) return `Tag: ${query.tag.name}`;
-  return query.archived ? 'Archived notes' : 'Notes';
+function heading(ctx: ViewContext, query: ListQuery): string {
+  if (query.q) return ctx.t('notes.heading_search', { q: query.q });
+  if (query.notebook) return ctx.t('notes.heading_notebook', { title: query.notebook.title });
+  if (query.tag) return ctx.t('notes.heading_tag', { name: query.tag.name });
+  return query.archived ? ctx.t('notes.heading_archived') : ctx.t('notes.heading');
 }
 
-function EmptyState({ query }: { query: ListQuery }) {
-  if (query.q) return <p class="empty-state">No notes match “{query.q}”. Try fewer or shorter words.</p>;
-  if (query.notebook || query.tag) return <p class="empty-state">No notes here yet. <a href={newNoteUrl(query)}>Write a note</a> and file it here.</p>;
-  if (query.archived) return <p class="empty-state">No archived notes. Archive a note from its edit page to keep it out of the way.</p>;
+function EmptyState({ ctx, query }: { ctx: ViewContext; query: ListQuery }) {
+  if (query.q) return <p class="empty-state">{ctx.t('notes.empty_search', { q: query.q })}</p>;
+  if (query.notebook || query.tag) {
+    return <p class="empty-state">{ctx.t('notes.empty_filtered')} <a href={newNoteUrl(query)}>{ctx.t('notes.empty_filtered_link')}</a> {ctx.t('notes.empty_filtered_after')}</p>;
+  }
+  if (query.archived) return <p class="empty-state">{ctx.t('notes.empty_archived')}</p>;
   return (
     <p class="empty-state">
-      No notes yet: <a href="/notes/new/">create your first note</a>.
+      {ctx.t('notes.empty')} <a href="/notes/new/">{ctx.t('notes.empty_link')}</a>.
     </p>
   );
 }
@@ -104,35 +106,38 @@ export interface OtherMatches {
   capped: boolean;
 }
 
-function OtherMatchesLine({ query, other }: { query: ListQuery; other: OtherMatches | undefined }) {
+function OtherMatchesLine({ ctx, query, other }: { ctx: ViewContext; query: ListQuery; other: OtherMatches | undefined }) {
   if (!other || other.count === 0) return null;
-  const many = other.capped ? `${other.count} or more` : String(other.count);
-  const one = other.count === 1 && !other.capped;
+  const values = { count: other.count };
+  const line = query.archived
+    ? other.capped ? ctx.t('notes.other_current_capped', values) : ctx.t('notes.other_current', values)
+    : other.capped ? ctx.t('notes.other_archived_capped', values) : ctx.t('notes.other_archived', values);
   const href = listUrl({ ...query, archived: !query.archived });
   return (
     <p class="other-matches" id="other-matches">
-      {`${many} ${query.archived ? 'current' : 'archived'} ${one ? 'note also matches' : 'notes also match'}. `}
-      <a href={href}>{query.archived ? 'Search current notes' : 'Search archived notes'}</a>
+      {`${line} `}
+      <a href={href}>{query.archived ? ctx.t('notes.search_current') : ctx.t('notes.search_archived')}</a>
     </p>
   );
 }
 
 /** The active notebook and tag filters, each a chip that removes it (the search keeps them). */
-function FilterChips({ query }: { query: ListQuery }) {
+function FilterChips({ ctx, query }: { ctx: ViewContext; query: ListQuery }) {
   if (!query.notebook && !query.tag) return null;
+  const remove = <span class="visually-hidden"> {ctx.t('notes.filter_remove')}</span>;
   return (
-    <ul class="filter-chips" aria-label="Searching in">
+    <ul class="filter-chips" aria-label={ctx.t('notes.filters')}>
       {query.notebook ? (
         <li>
           <a class="notebook-chip" href={listUrl({ ...query, notebook: undefined })}>
-            in {query.notebook.title} <span aria-hidden="true">×</span><span class="visually-hidden"> (remove this filter)</span>
+            {ctx.t('notes.filter_in', { name: query.notebook.title })} <span aria-hidden="true">×</span>{remove}
           </a>
         </li>
       ) : null}
       {query.tag ? (
         <li>
           <a class="tag-chip" href={listUrl({ ...query, tag: undefined })}>
-            in {query.tag.name} <span aria-hidden="true">×</span><span class="visually-hidden"> (remove this filter)</span>
+            {ctx.t('notes.filter_in', { name: query.tag.name })} <span aria-hidden="true">×</span>{remove}
           </a>
         </li>
       ) : null}
@@ -147,38 +152,38 @@ export function NoteListPage({ ctx: requestCtx, query, result, other }: { ctx: V
   const viewerId = ctx.user!.id;
   const filtered = Boolean(query.q || query.notebook || query.tag);
   return (
-    <Layout ctx={ctx} title={heading(query)}>
+    <Layout ctx={ctx} title={heading(ctx, query)}>
       <div class="page-header">
-        <h1>{heading(query)}</h1>
-        <a href={newNoteUrl(query)} role="button">New note</a>
+        <h1>{heading(ctx, query)}</h1>
+        <a href={newNoteUrl(query)} role="button">{ctx.t('notes.new')}</a>
       </div>
       <form method="get" action="/notes/" role="search" class="note-search">
-        <label for="id_q" class="visually-hidden">Search notes</label>
-        <input type="search" id="id_q" name="q" value={query.q} placeholder="Search titles and text" maxLength={200} />
+        <label for="id_q" class="visually-hidden">{ctx.t('notes.search_label')}</label>
+        <input type="search" id="id_q" name="q" value={query.q} placeholder={ctx.t('notes.search_placeholder')} maxLength={200} />
         {query.archived ? <input type="hidden" name="archived" value="1" /> : null}
         {query.tag ? <input type="hidden" name="tag" value={String(query.tag.id)} /> : null}
         {query.notebook ? <input type="hidden" name="notebook" value={String(query.notebook.id)} /> : null}
-        <button type="submit">Search</button>
+        <button type="submit">{ctx.t('notes.search')}</button>
       </form>
-      <FilterChips query={query} />
-      <OtherMatchesLine query={query} other={other} />
+      <FilterChips ctx={ctx} query={query} />
+      <OtherMatchesLine ctx={ctx} query={query} other={other} />
       <p class="list-filters">
-        {filtered ? <a href={query.archived ? '/notes/?archived=1' : '/notes/'}>Show all</a> : null}
-        {query.archived ? <a href="/notes/">Back to current notes</a> : <a href="/notes/?archived=1">Archived notes</a>}
+        {filtered ? <a href={query.archived ? '/notes/?archived=1' : '/notes/'}>{ctx.t('notes.show_all')}</a> : null}
+        {query.archived ? <a href="/notes/">{ctx.t('notes.back_to_current')}</a> : <a href="/notes/?archived=1">{ctx.t('notes.heading_archived')}</a>}
       </p>
-      {result.notes.length === 0 ? <EmptyState query={query} /> : <NoteList ctx={ctx} notes={result.notes} viewerId={viewerId} />}
-      <Pager query={query} result={result} />
+      {result.notes.length === 0 ? <EmptyState ctx={ctx} query={query} /> : <NoteList ctx={ctx} notes={result.notes} viewerId={viewerId} />}
+      <Pager ctx={ctx} query={query} result={result} />
     </Layout>
   );
 }
 
-function Pager({ query, result }: { query: ListQuery; result: NotePage }) {
+function Pager({ ctx, query, result }: { ctx: ViewContext; query: ListQuery; result: NotePage }) {
   if (result.page === 1 && !result.hasNext) return null;
   return (
-    <nav class="pager" aria-label="Pages">
-      {result.page > 1 ? <a href={listUrl(query, result.page - 1)} rel="prev">← Previous page</a> : <span />}
-      <span>Page {result.page}</span>
-      {result.hasNext ? <a href={listUrl(query, result.page + 1)} rel="next">Next page →</a> : <span />}
+    <nav class="pager" aria-label={ctx.t('notes.pages')}>
+      {result.page > 1 ? <a href={listUrl(query, result.page - 1)} rel="prev">← {ctx.t('notes.previous_page')}</a> : <span />}
+      <span>{ctx.t('notes.page', { page: result.page })}</span>
+      {result.hasNext ? <a href={listUrl(query, result.page + 1)} rel="next">{ctx.t('notes.next_page')} →</a> : <span />}
     </nav>
   );
 }

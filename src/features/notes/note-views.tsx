@@ -29,9 +29,9 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
       <article class="note">
         <header>
           <h1>{note.title}</h1>
-          <NoteBadges note={note} viewerId={ctx.user!.id} />
+          <NoteBadges ctx={ctx} note={note} viewerId={ctx.user!.id} />
           <small class="note-dates">
-            Written by {note.owner_username} · created <Time ms={note.created_at} /> · updated <Time ms={note.updated_at} />
+            {ctx.t('note.written_by', { username: note.owner_username })} · {ctx.t('note.created_at')} <Time ms={note.created_at} /> · {ctx.t('note.updated_at')} <Time ms={note.updated_at} />
           </small>
           {owned ? <NoteActions ctx={ctx} note={note} /> : null}
         </header>
@@ -39,13 +39,13 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
           // Markdown rendered with raw HTML off and only http(s)/mailto links: see markdown.ts.
           <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(note.content) }} />
         ) : (
-          <p class="empty-state">This note has no text yet.</p>
+          <p class="empty-state">{ctx.t('note.no_text')}</p>
         )}
       </article>
       <AudiencePanel members={note.audience} viewerId={ctx.user!.id} noun="note" groupName={note.group_name} />
       {owned && reminders ? <NoteReminders ctx={ctx} noteId={note.id} reminders={reminders.items} form={reminders.form} /> : null}
       <p>
-        <a href="/notes/">← All notes</a>
+        <a href="/notes/">← {ctx.t('note.all_notes')}</a>
       </p>
     </Layout>
   );
@@ -57,14 +57,14 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
  */
 function NoteActions({ ctx, note }: { ctx: ViewContext; note: NoteDetail }) {
   return (
-    <nav class="actions note-actions" aria-label="Note actions">
-      <a href={`/notes/${note.id}/edit/`} role="button" class="small">Edit</a>
+    <nav class="actions note-actions" aria-label={ctx.t('note.actions')}>
+      <a href={`/notes/${note.id}/edit/`} role="button" class="small">{ctx.t('note.edit')}</a>
       <PinButton ctx={ctx} note={note} />
       <form method="post" action={`/notes/${note.id}/archive/`} class="inline">
         <CsrfField ctx={ctx} />
-        <button type="submit" class="secondary outline small">{note.is_archived ? 'Unarchive' : 'Archive'}</button>
+        <button type="submit" class="secondary outline small">{note.is_archived ? ctx.t('note.unarchive') : ctx.t('note.archive')}</button>
       </form>
-      <a href={`/notes/${note.id}/delete/`} role="button" class="secondary outline small" data-confirm>Delete</a>
+      <a href={`/notes/${note.id}/delete/`} role="button" class="secondary outline small" data-confirm>{ctx.t('note.delete')}</a>
     </nav>
   );
 }
@@ -89,7 +89,7 @@ export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagId
   errors?: FormErrors;
 }) {
   const values = typed.values;
-  const heading = noteId ? 'Edit note' : 'New note';
+  const heading = noteId ? ctx.t('note_form.edit_heading') : ctx.t('note_form.new_heading');
   const ticked = new Set(typed.tagIds);
   return (
     <Layout ctx={ctx} title={heading}>
@@ -97,23 +97,23 @@ export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagId
       <form method="post" action={noteId ? `/notes/${noteId}/edit/` : '/notes/new/'} novalidate class="note-form">
         <CsrfField ctx={ctx} />
         <FormAlert errors={errors} />
-        <Field name="title" label="Title" value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
-        <TextArea name="content" label="Text" value={values.content} errors={errors} rows={12} maxLength={CONTENT_MAX}
-          help="Markdown: **bold**, _italic_, # headings, - lists, [links](https://example.com)." />
+        <Field name="title" label={ctx.t('note_form.title')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+        <TextArea name="content" label={ctx.t('note_form.content')} value={values.content} errors={errors} rows={12} maxLength={CONTENT_MAX}
+          help={ctx.t('note_form.content_help')} />
         <div class="grid">
-          <Select name="notebook" label="Notebook" value={values.notebook} errors={errors}
-            choices={[{ value: '', label: 'No notebook' }, ...choices.notebooks.map((nb) => ({ value: String(nb.id), label: nb.title }))]} />
-          <Select name="group" label="Share with group" value={values.group} errors={errors}
-            help="Members of the group can read the note; only you can change it."
-            choices={[{ value: '', label: 'Only me' }, ...choices.groups.map((group) => ({ value: String(group.id), label: group.name }))]} />
-          <Select name="priority" label="Priority" value={values.priority ?? '0'} errors={errors}
-            choices={PRIORITIES.map((label, value) => ({ value: String(value), label }))} />
+          <Select name="notebook" label={ctx.t('note_form.notebook')} value={values.notebook} errors={errors}
+            choices={[{ value: '', label: ctx.t('note_form.no_notebook') }, ...choices.notebooks.map((nb) => ({ value: String(nb.id), label: nb.title }))]} />
+          <Select name="group" label={ctx.t('note_form.group')} value={values.group} errors={errors}
+            help={ctx.t('note_form.group_help')}
+            choices={[{ value: '', label: ctx.t('note_form.only_me') }, ...choices.groups.map((group) => ({ value: String(group.id), label: group.name }))]} />
+          <Select name="priority" label={ctx.t('note_form.priority_label')} value={values.priority ?? '0'} errors={errors}
+            choices={PRIORITIES.map((key, value) => ({ value: String(value), label: ctx.t(key) }))} />
         </div>
         <fieldset aria-describedby={errors.tags ? 'id_tags_errors' : undefined}>
-          <legend>Tags</legend>
+          <legend>{ctx.t('note_form.tags')}</legend>
           {choices.tags.length === 0 ? (
             <small>
-              You have no tags yet. <a href="/tags/new/">Create a tag</a>.
+              {ctx.t('note_form.no_tags')} <a href="/tags/new/">{ctx.t('note_form.create_tag')}</a>.
             </small>
           ) : (
             choices.tags.map((tag) => (
@@ -126,13 +126,13 @@ export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagId
           <FieldErrors id="id_tags_errors" messages={errors.tags ?? []} />
         </fieldset>
         <fieldset>
-          <legend>Options</legend>
-          <Checkbox name="is_pinned" label="Pinned (shown first)" checked={isTicked(values.is_pinned)} />
-          <Checkbox name="is_archived" label="Archived (hidden from the main list)" checked={isTicked(values.is_archived)} />
+          <legend>{ctx.t('note_form.options')}</legend>
+          <Checkbox name="is_pinned" label={ctx.t('note_form.pinned')} checked={isTicked(values.is_pinned)} />
+          <Checkbox name="is_archived" label={ctx.t('note_form.archived')} checked={isTicked(values.is_archived)} />
         </fieldset>
         <div class="actions">
-          <button type="submit">Save</button>
-          <a href={noteId ? `/notes/${noteId}/` : '/notes/'} role="button" class="secondary outline">Cancel</a>
+          <button type="submit">{ctx.t('note_form.save')}</button>
+          <a href={noteId ? `/notes/${noteId}/` : '/notes/'} role="button" class="secondary outline">{ctx.t('note_form.cancel')}</a>
         </div>
       </form>
     </Layout>

@@ -5,8 +5,9 @@ import type { BackgroundJob } from '../../platform/background.js';
 import type { Mail, MailLog } from '../../platform/mail/mailer.js';
 import type { Outbox } from '../../platform/mail/outbox.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { isTimeZone, timeZoneOr } from '../../platform/time-zones.js';
-import { nextOccurrence, parseWallTime, wallTimeAt, formatWallTime } from '../../platform/wall-clock.js';
+import { chooseLanguage, translator, type Translator } from '../../platform/i18n/index.js';
+import { dateTimeIn, isTimeZone, timeZoneOr } from '../../platform/time-zones.js';
+import { nextOccurrence, parseWallTime } from '../../platform/wall-clock.js';
 
 export interface SchedulerOptions {
   /** How often the table is looked at for reminders added on other instances. */
@@ -44,6 +45,9 @@ interface DueReminder {
   next_due_at: number;
   title: string;
   email: string;
+  /** The owner's language ('' = English) and time zone: the mail and notification speak them. */
+  language: string;
+  timezone: string;
 }
 
 /**
@@ -101,7 +105,7 @@ export class ReminderScheduler implements BackgroundJob {
         .innerJoin('notes', 'notes.id', 'reminders.note_id')
         .innerJoin('users', 'users.id', 'reminders.owner_id')
         .select(['reminders.id', 'reminders.note_id', 'reminders.owner_id', 'reminders.local_time', 'reminders.time_zone', 'reminders.repeat'])
-        .select(['reminders.message', 'reminders.next_due_at', 'notes.title', 'users.email'])
+        .select(['reminders.message', 'reminders.next_due_at', 'notes.title', 'users.email', 'users.language', 'users.timezone'])
         .where('reminders.next_due_at', '<=', now)
         .orderBy('reminders.next_due_at')
         .orderBy('reminders.id')
@@ -113,8 +117,9 @@ export class ReminderScheduler implements BackgroundJob {
       const mails: Mail[] = [];
       const finished: number[] = [];
       for (const row of rows) {
-        await notifications.add(trx, [row.owner_id], { kind: 'reminder', text: notificationText(row), link: `/notes/${row.note_id}/` }, now);
-        if (row.email) mails.push(this.mail(row));
+        const t = translator(chooseLanguage(undefined, row.language));
+        await notifications.add(trx, [row.owner_id], { kind: 'reminder', text: notificationText(t, row), link: `/notes/${row.note_id}/` }, now);
+        if (row.email) mails.push(this.mail(t, row));
         const next = this.next(row, now);
         if (next === null) finished.push(row.id);
         else await trx.updateTable('reminders').set({ next_due_at: next }).where('id', '=', row.id).execute();
@@ -146,17 +151,18 @@ export class ReminderScheduler implements BackgroundJob {
     return nextOccurrence(start, row.time_zone, row.repeat, Math.max(now, row.next_due_at));
   }
 
-  private mail(row: DueReminder): Mail {
-    const zone = timeZoneOr(row.time_zone);
-    const when = formatWallTime(wallTimeAt(zone, row.next_due_at)).replace('T', ' ');
+  /** The mail in the owner's language, its time in the owner's zone (the reminder's own if theirs is unknown). */
+  private mail(t: Translator, row: DueReminder): Mail {
+    const zone = isTimeZone(row.timezone) ? row.timezone : timeZoneOr(row.time_zone);
+    const when = dateTimeIn(zone, row.next_due_at, t.language);
     const title = row.title.replace(/\s+/g, ' ').trim();
     const lines = [
-      `Your reminder for ${when} (${zone}) on the note "${title}".`,
+      t.t('reminder_mail.body', { when, zone, title }),
       ...(row.message ? ['', row.message] : []),
       '',
-      `Open the note: ${this.deps.publicUrl}/notes/${row.note_id}/`,
+      t.t('reminder_mail.open', { url: `${this.deps.publicUrl}/notes/${row.note_id}/` }),
     ];
-    return { to: row.email, subject: `Reminder: ${title}`.slice(0, 200), text: lines.join('\n') };
+    return { to: row.email, subject: t.t('reminder_mail.subject', { title }).slice(0, 200), text: lines.join('\n') };
   }
 
   private wakeAt(at: number): void {
@@ -191,6 +197,6 @@ export class ReminderScheduler implements BackgroundJob {
   }
 }
 
-function notificationText(row: DueReminder): string {
-  return row.message ? `Reminder: ${row.title} — ${row.message}` : `Reminder: ${row.title}`;
+function notificationText(t: Translator, row: DueReminder): string {
+  return row.message ? t.t('reminder_mail.notification_message', { title: row.title, message: row.message }) : t.t('reminder_mail.subject', { title: row.title });
 }

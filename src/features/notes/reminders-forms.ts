@@ -1,32 +1,33 @@
 import { z } from 'zod';
-import { formFailure, type FormResult } from '../../platform/forms.js';
+import { formFailure, type FormResult, issueMessage } from '../../platform/forms.js';
+import { type MessageKey, msg } from '../../platform/i18n/index.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { formatWallTime, parseWallTime, type Repeat, resolveWallTime, type WallTime } from '../../platform/wall-clock.js';
 
 export const MESSAGE_MAX = 500;
 export const REMINDERS_PER_NOTE = 20;
-export const REPEATS: readonly { value: Repeat; label: string }[] = [
-  { value: 'none', label: 'Once' },
-  { value: 'daily', label: 'Every day' },
-  { value: 'weekly', label: 'Every week' },
-  { value: 'monthly', label: 'Every month' },
+export const REPEATS: readonly { value: Repeat; label: MessageKey }[] = [
+  { value: 'none', label: msg('reminder.repeat_none') },
+  { value: 'daily', label: msg('reminder.repeat_daily') },
+  { value: 'weekly', label: msg('reminder.repeat_weekly') },
+  { value: 'monthly', label: msg('reminder.repeat_monthly') },
 ];
 
 const text = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 const shape = z.object({
-  remind_at: z.preprocess(text, z.string({ error: 'Enter a date and time.' }).trim().min(1, 'Enter a date and time.')),
+  remind_at: z.preprocess(text, z.string({ error: msg('reminder_form.when_required') }).trim().min(1, msg('reminder_form.when_required'))),
   message: z.preprocess(
     text,
     z
-      .string({ error: 'Enter the message as text.' })
+      .string({ error: msg('reminder_form.message_text') })
       .optional()
       .transform((value) => (value ?? '').trim())
-      .pipe(z.string().max(MESSAGE_MAX, `Messages have at most ${MESSAGE_MAX} characters.`)),
+      .pipe(z.string().max(MESSAGE_MAX, msg('reminder_form.message_max'))),
   ),
   repeat: z.preprocess(
     (value) => text(value) || 'none',
-    z.enum(['none', 'daily', 'weekly', 'monthly'], { error: 'Choose once, every day, every week or every month.' }),
+    z.enum(['none', 'daily', 'weekly', 'monthly'], { error: msg('reminder_form.repeat') }),
   ),
 });
 
@@ -48,17 +49,17 @@ export function parseReminderForm(body: unknown, timeZone: string, now = Date.no
   const parsed = shape.safeParse(body ?? {});
   const errors: FormErrors = {};
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? '__all__')] ??= []).push(issue.message);
+    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? '__all__')] ??= []).push(issueMessage(issue));
     return formFailure(body, errors);
   }
   const { remind_at: typed, message, repeat } = parsed.data;
   const wall = parseWallTime(typed);
-  if (!wall) return formFailure(body, { remind_at: ['Enter a valid date and time.'] });
+  if (!wall) return formFailure(body, { remind_at: ['reminder_form.when_invalid'] });
   const resolved = resolveWallTime(wall, timeZone);
   if (!resolved.exists) {
-    return formFailure(body, { remind_at: [`${describe(wall)} does not exist in ${timeZone}: the clocks move forward over it. Choose another time.`] });
+    return formFailure(body, { remind_at: [{ key: 'reminder_form.when_skipped', values: { when: describe(wall), zone: timeZone } }] });
   }
-  if (resolved.instant < now - (now % 60_000)) return formFailure(body, { remind_at: [`That time has passed in ${timeZone}. Choose a time to come.`] });
+  if (resolved.instant < now - (now % 60_000)) return formFailure(body, { remind_at: [{ key: 'reminder_form.when_passed', values: { zone: timeZone } }] });
   return { ok: true, data: { localTime: formatWallTime(wall), timeZone, repeat, message, dueAt: resolved.instant } };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { VNode } from 'preact';
 import { NotFound } from '../../errors.js';
 import { formValues } from '../../platform/forms.js';
+import { msg } from '../../platform/i18n/index.js';
 import { pathId } from '../../platform/ids.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
@@ -34,26 +35,27 @@ export function reminderRoutes(app: FastifyInstance, { reminders, scheduler, own
     if (outcome === 'missing') throw new NotFound();
     if (!form.ok || outcome === 'full') {
       const state = form.ok
-        ? { values: formValues(request.body), errors: { __all__: [`A note has at most ${REMINDERS_PER_NOTE} reminders: delete one first.`] } }
+        ? { values: formValues(request.body), errors: { __all__: [{ key: msg('reminder_form.full'), values: { max: REMINDERS_PER_NOTE } }] } }
         : { values: form.values, errors: form.errors };
       return reply.render(await notePage(viewContext(request), userId, noteId, state), 400);
     }
     scheduler.added(form.data.dueAt);
-    request.flash('Reminder added.');
+    request.flash('reminder.added');
     return reply.redirect(`/notes/${noteId}/`, 302);
   });
 
   app.get<PkParams>('/reminders/:pk/delete/', async (request, reply) => {
     const reminder = await reminders.findOwned(request.user!.id, pathId(request));
     if (!reminder) throw new NotFound();
+    const ctx = viewContext(request);
     return reply.render(
       DeleteConfirmPage({
-        ctx: viewContext(request),
-        kind: 'reminder',
-        name: `${reminder.note_title}: ${reminderWhen(reminder)}${reminder.message ? ` · ${reminder.message}` : ''}`,
+        ctx,
+        kind: ctx.t('reminder.kind'),
+        name: `${reminder.note_title}: ${reminderWhen(ctx, reminder)}${reminder.message ? ` · ${reminder.message}` : ''}`,
         action: `/reminders/${reminder.id}/delete/`,
         cancel: `/notes/${reminder.note_id}/`,
-        consequence: reminder.repeat === 'none' ? 'It will not be sent.' : 'None of its repeats will be sent.',
+        consequence: reminder.repeat === 'none' ? ctx.t('reminder.delete_once') : ctx.t('reminder.delete_repeats'),
       }),
     );
   });
@@ -61,7 +63,7 @@ export function reminderRoutes(app: FastifyInstance, { reminders, scheduler, own
   app.post<PkParams>('/reminders/:pk/delete/', async (request, reply) => {
     const noteId = await reminders.deleteOwned(request.user!.id, pathId(request));
     if (noteId === undefined) throw new NotFound();
-    request.flash('Reminder deleted.');
+    request.flash('reminder.deleted');
     return reply.redirect(`/notes/${noteId}/`, 302);
   });
 }

@@ -1,7 +1,6 @@
 import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { timeZoneOr } from '../../platform/time-zones.js';
-import { formatWallTime, wallTimeAt } from '../../platform/wall-clock.js';
+import { dateTimeIn, timeZoneOr } from '../../platform/time-zones.js';
 import { MESSAGE_MAX, REPEATS } from './reminders-forms.js';
 import type { ReminderRow } from './reminders-repository.js';
 
@@ -11,13 +10,13 @@ export interface ReminderFormState {
   errors: FormErrors;
 }
 
-/** When a reminder next fires, in the zone it was entered in (its schedule's zone). */
-export function reminderWhen(reminder: Pick<ReminderRow, 'time_zone' | 'next_due_at'>): string {
+/** When a reminder next fires, in the zone it was entered in (its schedule's zone), in the page's language. */
+export function reminderWhen(ctx: Pick<ViewContext, 't' | 'language'>, reminder: Pick<ReminderRow, 'time_zone' | 'next_due_at'>): string {
   const zone = timeZoneOr(reminder.time_zone);
-  return `${formatWallTime(wallTimeAt(zone, reminder.next_due_at)).replace('T', ' ')} (${zone})`;
+  return ctx.t('reminder.when', { when: dateTimeIn(zone, reminder.next_due_at, ctx.language), zone });
 }
 
-const repeatLabel = (repeat: ReminderRow['repeat']) => REPEATS.find((choice) => choice.value === repeat)?.label ?? repeat;
+const repeatLabel = (ctx: ViewContext, repeat: ReminderRow['repeat']) => ctx.t(REPEATS.find((choice) => choice.value === repeat)?.label ?? 'reminder.repeat_none');
 
 /** The note owner's reminders and the form to add one (the note page shows it to the owner only). */
 export function NoteReminders({ ctx, noteId, reminders, form = { values: {}, errors: {} } }: {
@@ -28,18 +27,18 @@ export function NoteReminders({ ctx, noteId, reminders, form = { values: {}, err
 }) {
   return (
     <section class="reminders" aria-labelledby="reminders-heading">
-      <h2 id="reminders-heading">Reminders</h2>
+      <h2 id="reminders-heading">{ctx.t('reminder.heading')}</h2>
       {reminders.length === 0 ? (
-        <p class="empty-state">No reminders on this note.</p>
+        <p class="empty-state">{ctx.t('reminder.none')}</p>
       ) : (
         <ul class="reminder-list">
           {reminders.map((reminder) => (
             <li class="reminder">
-              <time datetime={new Date(reminder.next_due_at).toISOString()} data-zone={timeZoneOr(reminder.time_zone)}>{reminderWhen(reminder)}</time> · {repeatLabel(reminder.repeat)}
+              <time datetime={new Date(reminder.next_due_at).toISOString()} data-zone={timeZoneOr(reminder.time_zone)}>{reminderWhen(ctx, reminder)}</time> · {repeatLabel(ctx, reminder.repeat)}
               {reminder.message ? <> · {reminder.message}</> : null}{' '}
               <form method="post" action={`/reminders/${reminder.id}/delete/`} class="inline">
                 <CsrfField ctx={ctx} />
-                <button type="submit" class="secondary outline small" aria-label={`Delete the reminder of ${reminderWhen(reminder)}`}>Delete</button>
+                <button type="submit" class="secondary outline small" aria-label={ctx.t('reminder.delete_named', { when: reminderWhen(ctx, reminder) })}>{ctx.t('reminder.delete')}</button>
               </form>
             </li>
           ))}
@@ -49,13 +48,13 @@ export function NoteReminders({ ctx, noteId, reminders, form = { values: {}, err
         <CsrfField ctx={ctx} />
         <FormAlert errors={form.errors} />
         <div class="grid">
-          <Field name="remind_at" label="Remind me at" type="datetime-local" value={form.values.remind_at} errors={form.errors} required
-            help={`Your time zone: ${ctx.user!.timezone}.`} />
-          <Select name="repeat" label="Repeat" value={form.values.repeat ?? 'none'} errors={form.errors}
-            choices={REPEATS.map((choice) => ({ value: choice.value, label: choice.label }))} />
+          <Field name="remind_at" label={ctx.t('reminder_form.remind_at')} type="datetime-local" value={form.values.remind_at} errors={form.errors} required
+            help={ctx.t('reminder_form.zone_help', { zone: ctx.user!.timezone })} />
+          <Select name="repeat" label={ctx.t('reminder_form.repeat_label')} value={form.values.repeat ?? 'none'} errors={form.errors}
+            choices={REPEATS.map((choice) => ({ value: choice.value, label: ctx.t(choice.label) }))} />
         </div>
-        <Field name="message" label="Message (optional)" value={form.values.message} errors={form.errors} maxLength={MESSAGE_MAX} />
-        <button type="submit">Add reminder</button>
+        <Field name="message" label={ctx.t('reminder_form.message')} value={form.values.message} errors={form.errors} maxLength={MESSAGE_MAX} />
+        <button type="submit">{ctx.t('reminder_form.add')}</button>
       </form>
     </section>
   );

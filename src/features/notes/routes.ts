@@ -139,7 +139,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
       const { page, status } = await showForm(request, 400, { typed: typedValues(request.body), errors: saved.errors });
       return reply.render(page, status);
     }
-    request.flash('Note created.');
+    request.flash('note.created');
     return reply.redirect(`/notes/${saved.id}/`, 302);
   });
 
@@ -179,27 +179,28 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
       const { page, status } = await showForm(request, 400, { noteId: note.id, typed: typedValues(request.body), errors: saved.errors });
       return reply.render(page, status);
     }
-    request.flash('Note saved.');
+    request.flash('note.saved');
     return reply.redirect(`/notes/${note.id}/`, 302);
   });
 
   app.get<PkParams>('/notes/:pk/delete/', async (request, reply) => {
     const note = await service.ownedOr404(request.user!.id, pathId(request));
+    const ctx = viewContext(request);
     return reply.render(
       DeleteConfirmPage({
-        ctx: viewContext(request),
-        kind: 'note',
+        ctx,
+        kind: ctx.t('note.kind'),
         name: note.title,
         action: `/notes/${note.id}/delete/`,
         cancel: `/notes/${note.id}/`,
-        consequence: note.group_id === null ? 'This cannot be undone.' : 'The group will no longer see it either. This cannot be undone.',
+        consequence: note.group_id === null ? ctx.t('note.delete_consequence') : ctx.t('note.delete_consequence_group'),
       }),
     );
   });
 
   app.post<PkParams>('/notes/:pk/delete/', async (request, reply) => {
     await service.delete(request.user!.id, pathId(request));
-    request.flash('Note deleted.');
+    request.flash('note.deleted');
     return reply.redirect('/notes/', 302);
   });
 
@@ -207,7 +208,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   app.post<PkParams>('/notes/:pk/archive/', async (request, reply) => {
     const noteId = pathId(request);
     const archived = await service.toggleArchive(request.user!.id, noteId);
-    request.flash(archived ? 'Note archived: it is out of the main list.' : 'Note back in the main list.');
+    request.flash(archived ? 'note.archived_flash' : 'note.unarchived_flash');
     return reply.redirect(`/notes/${noteId}/`, 302);
   });
 

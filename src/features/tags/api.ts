@@ -24,7 +24,7 @@ const toJson = ({ id, name, color }: Tag): TagJson => ({ id, name, color });
 
 /** A name the owner already has (by identity key, as the form says it) is the form's 400 on `name`. */
 function saved(outcome: TagOutcome): asserts outcome is TagOutcome & { ok: true } {
-  if (!outcome.ok) throw new ApiError(400, 'invalid', 'The request body is not valid.', outcome.errors);
+  if (!outcome.ok) throw new ApiError(400, 'invalid', 'notes_api.invalid_body', outcome.errors);
 }
 
 /** /api/v1/tags/: the caller's own tags, through the service the pages use; anyone else's is a 404. */

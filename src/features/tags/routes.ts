@@ -28,7 +28,7 @@ export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => 
     if (!form.ok) return reply.render(TagFormPage({ ctx, values: form.values, errors: form.errors }), 400);
     const saved = await service.create(request.user!.id, form.data);
     if (!saved.ok) return reply.render(TagFormPage({ ctx, values: form.data, errors: saved.errors }), 400);
-    request.flash(`Tag “${form.data.name}” created.`);
+    request.flash({ key: 'tag.created', values: { name: form.data.name } });
     return reply.redirect('/tags/', 302);
   });
 
@@ -44,27 +44,28 @@ export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db }) => 
     if (!form.ok) return reply.render(TagFormPage({ ctx, tag, values: form.values, errors: form.errors }), 400);
     const saved = await service.update(request.user!.id, tag.id, form.data);
     if (!saved.ok) return reply.render(TagFormPage({ ctx, tag, values: form.data, errors: saved.errors }), 400);
-    request.flash(`Tag “${form.data.name}” saved.`);
+    request.flash({ key: 'tag.saved', values: { name: form.data.name } });
     return reply.redirect('/tags/', 302);
   });
 
   app.get<PkParams>('/tags/:pk/delete/', async (request, reply) => {
     const tag = await service.ownedOr404(request.user!.id, pathId(request));
+    const ctx = viewContext(request);
     return reply.render(
       DeleteConfirmPage({
-        ctx: viewContext(request),
-        kind: 'tag',
+        ctx,
+        kind: ctx.t('tag.kind'),
         name: tag.name,
         action: `/tags/${tag.id}/delete/`,
         cancel: '/tags/',
-        consequence: 'The tag is removed from every note that has it; the notes themselves stay.',
+        consequence: ctx.t('tag.delete_consequence'),
       }),
     );
   });
 
   app.post<PkParams>('/tags/:pk/delete/', async (request, reply) => {
     await service.delete(request.user!.id, pathId(request));
-    request.flash('Tag deleted.');
+    request.flash('tag.deleted');
     return reply.redirect('/tags/', 302);
   });
 

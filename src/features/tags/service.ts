@@ -8,7 +8,7 @@ import { TagsRepository } from './repository.js';
 
 export type TagOutcome = { ok: true; tag: Tag | null } | { ok: false; errors: FormErrors };
 
-const NAME_TAKEN: TagOutcome = { ok: false, errors: { name: ['You already have a tag with this name.'] } };
+const NAME_TAKEN: TagOutcome = { ok: false, errors: { name: ['tag_form.name_taken'] } };
 
 export class TagsService {
   readonly tags: TagsRepository;

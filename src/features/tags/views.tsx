@@ -7,14 +7,14 @@ import { DEFAULT_TAG_COLOR } from './forms.js';
 
 export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
   return (
-    <Layout ctx={ctx} title="Tags">
+    <Layout ctx={ctx} title={ctx.t('tag.list_heading')}>
       <div class="page-header">
-        <h1>Tags</h1>
-        <a href="/tags/new/" role="button">New tag</a>
+        <h1>{ctx.t('tag.list_heading')}</h1>
+        <a href="/tags/new/" role="button">{ctx.t('tag.new')}</a>
       </div>
       {tags.length === 0 ? (
         <p class="empty-state">
-          No tags yet: <a href="/tags/new/">create your first tag</a> to label your notes.
+          {ctx.t('tag.empty')} <a href="/tags/new/">{ctx.t('tag.empty_link')}</a> {ctx.t('tag.empty_after')}
         </p>
       ) : (
         <ul class="plain-list">
@@ -24,8 +24,8 @@ export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
                 <Swatch color={tag.color} /> {tag.name}
               </a>
               <span class="row-actions">
-                <a href={`/tags/${tag.id}/edit/`}>Edit<span class="visually-hidden"> {tag.name}</span></a>
-                <a href={`/tags/${tag.id}/delete/`} data-confirm>Delete<span class="visually-hidden"> {tag.name}</span></a>
+                <a href={`/tags/${tag.id}/edit/`}>{ctx.t('note.edit')}<span class="visually-hidden"> {tag.name}</span></a>
+                <a href={`/tags/${tag.id}/delete/`} data-confirm>{ctx.t('note.delete')}<span class="visually-hidden"> {tag.name}</span></a>
               </span>
             </li>
           ))}
@@ -37,7 +37,7 @@ export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
 
 export function TagFormPage({ ctx, tag, values = {}, errors = {} }: { ctx: ViewContext; tag?: Tag; values?: FormValues; errors?: FormErrors }) {
   const action = tag ? `/tags/${tag.id}/edit/` : '/tags/new/';
-  const heading = tag ? 'Edit tag' : 'New tag';
+  const heading = tag ? ctx.t('tag_form.edit_heading') : ctx.t('tag.new');
   return (
     <Layout ctx={ctx} title={heading}>
       <article class="narrow">
@@ -45,11 +45,11 @@ export function TagFormPage({ ctx, tag, values = {}, errors = {} }: { ctx: ViewC
         <form method="post" action={action} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="name" label="Name" value={values.name ?? tag?.name} errors={errors} required maxLength={50} autofocus />
-          <Field name="color" label="Colour" type="color" value={values.color ?? tag?.color ?? DEFAULT_TAG_COLOR} errors={errors} help="Shown beside the tag." />
+          <Field name="name" label={ctx.t('tag_form.name')} value={values.name ?? tag?.name} errors={errors} required maxLength={50} autofocus />
+          <Field name="color" label={ctx.t('notebook_form.color')} type="color" value={values.color ?? tag?.color ?? DEFAULT_TAG_COLOR} errors={errors} help={ctx.t('tag_form.color_help')} />
           <div class="actions">
-            <button type="submit">Save</button>
-            <a href="/tags/" role="button" class="secondary outline">Cancel</a>
+            <button type="submit">{ctx.t('note_form.save')}</button>
+            <a href="/tags/" role="button" class="secondary outline">{ctx.t('note_form.cancel')}</a>
           </div>
         </form>
       </article>
