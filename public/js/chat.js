@@ -60,6 +60,12 @@
     return date.toLocaleString(root.dataset.locale || undefined, options);
   }
 
+  /** The time's tooltip: the whole date and time, in the page's language. */
+  function fullTime(iso) {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(root.dataset.locale || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  }
+
   function messageElement(message) {
     const own = message.author === username;
     const item = document.createElement('li');
@@ -71,7 +77,7 @@
     author.textContent = own ? words.wordYou : message.author;
     const time = document.createElement('time');
     time.dateTime = message.timestamp;
-    time.title = message.timestamp;
+    time.title = fullTime(message.timestamp);
     time.textContent = formatTime(message.timestamp);
     header.append(author, ' ', time);
     const content = document.createElement('p');
@@ -234,7 +240,10 @@
   // The server's history is text: its links become anchors and cards like the live ones, and its
   // times are written in the reader's zone, like the live ones.
   for (const content of serverRendered) fillContent(content, content.textContent);
-  for (const time of log.querySelectorAll('time[datetime]')) time.textContent = formatTime(time.dateTime);
+  for (const time of log.querySelectorAll('time[datetime]')) {
+    time.textContent = formatTime(time.dateTime);
+    time.title = fullTime(time.dateTime);
+  }
   // On a phone the box must show under the history without scrolling the page (app.css sizes the
   // history for a usual header; a flash message or a long group name may take more).
   if (window.matchMedia('(max-width: 575px)').matches) {

@@ -2,7 +2,7 @@ import type { ChatMessagePayload } from '../../platform/hub/hub.js';
 import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
-import { localeOf, todayIn, timeZoneOr } from '../../platform/time-zones.js';
+import { dateTimeIn, localeOf, todayIn, timeZoneOr } from '../../platform/time-zones.js';
 import { MAX_CHAT_LENGTH } from './forms.js';
 
 /**
@@ -25,7 +25,7 @@ function ChatMessage({ ctx, message, own, timeZone }: { ctx: ViewContext; messag
     <li class={own ? 'chat-message own' : 'chat-message'} data-message-id={String(message.message_id)}>
       <header>
         <strong class="chat-author">{own ? ctx.t('chat.you') : message.author}</strong>{' '}
-        <time datetime={message.timestamp} data-zone={timeZone} title={message.timestamp}>{chatTime(timeZone, message.timestamp, ctx.language)}</time>
+        <time datetime={message.timestamp} data-zone={timeZone} title={dateTimeIn(timeZone, Date.parse(message.timestamp), ctx.language)}>{chatTime(timeZone, message.timestamp, ctx.language)}</time>
       </header>
       <p class="chat-content">{message.content}</p>
     </li>

@@ -3,6 +3,7 @@ import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { NotificationPage, NotificationRow } from './repository.js';
+import { notificationText } from './texts.js';
 
 export const pageUrl = (page: number) => (page === 1 ? '/notifications/' : `/notifications/?page=${page}`);
 
@@ -13,11 +14,12 @@ function PageField({ page }: { page: number }) {
 
 function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notification: NotificationRow; page: number }) {
   const unread = notification.read_at === null;
+  const text = notificationText(ctx.t, notification);
   return (
     <li class={unread ? 'unread' : 'read'}>
       <div class="notification-body">
         <p class="notification-text">
-          {unread ? <span class="badge badge-group">{ctx.t('notifications.new')}</span> : null} {notification.text}
+          {unread ? <span class="badge badge-group">{ctx.t('notifications.new')}</span> : null} {text}
         </p>
         <span class="notification-meta">
           <Time ms={notification.created_at} timeZone={ctx.user!.timezone} />
@@ -25,7 +27,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
             <>
               {' · '}
               <a href={notification.link}>
-                {ctx.t('notifications.open')}<span class="visually-hidden">{ctx.t('notifications.about', { text: notification.text })}</span>
+                {ctx.t('notifications.open')}<span class="visually-hidden">{ctx.t('notifications.about', { text })}</span>
               </a>
             </>
           ) : null}
@@ -36,7 +38,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
           <CsrfField ctx={ctx} />
           <PageField page={page} />
           <button type="submit" class="secondary outline small">
-            {ctx.t('notifications.mark_read')}<span class="visually-hidden">{ctx.t('notifications.about', { text: notification.text })}</span>
+            {ctx.t('notifications.mark_read')}<span class="visually-hidden">{ctx.t('notifications.about', { text })}</span>
           </button>
         </form>
       ) : null}
