@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.js';
 import { parseId } from '../../platform/ids.js';
-import type { MessageKey, MessageValues } from '../../platform/i18n/index.js';
+import { type MessageKey, type MessageValues, requestTranslator, translate } from '../../platform/i18n/index.js';
 import type { LinkCards, LinkRef } from '../../platform/link-cards.js';
 import type { GroupsRepository } from './repository.js';
 
@@ -41,6 +41,10 @@ export function chatCardRoutes(app: FastifyInstance, groups: GroupsRepository, c
       error.values = refs.values;
       throw error;
     }
-    return reply.header('cache-control', 'no-store').send({ cards: await cards.resolve(request.user!.id, refs) });
+    // A card's label, registered by the feature that owns the object, is shown in the reader's
+    // language when it is a catalogue key (text is sent as it is).
+    const t = requestTranslator(request);
+    const found = (await cards.resolve(request.user!.id, refs)).map((card) => ({ ...card, label: translate(t, card.label) }));
+    return reply.header('cache-control', 'no-store').send({ cards: found });
   });
 }
