@@ -72,7 +72,7 @@ window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
     kind.textContent = card.label;
     const title = document.createElement('strong');
     title.className = 'chat-card-title';
-    title.textContent = card.title || '(untitled)';
+    title.textContent = card.title || root.dataset.wordUntitled;
     anchor.append(kind, title);
     return anchor;
   }

@@ -13,6 +13,9 @@
   const errorBox = document.getElementById('chat-error');
   const olderNote = document.getElementById('chat-older');
   const PAGE = 50;
+  // The words shown to people, in the page's language: the server writes them on #chat (chat-views.tsx).
+  const words = root.dataset;
+  const fill = (text, name, value) => (text ?? '').split(`{${name}}`).join(value);
   const CLOSE_NO_ACCESS = 4403;
 
   const known = new Set();
@@ -42,19 +45,25 @@
   }
 
   /**
-   * One format for every message, history and live alike, in the reader's zone: "10:10 PM" today,
-   * "Nov 24, 10:10 PM" before, with the year when not this year's (the server writes the same for
-   * the account's zone: chat-views.tsx chatTime).
+   * One format for every message, history and live alike, in the reader's zone and the page's
+   * language: "22:10" today, "24 Nov, 22:10" before, with the year when not this year's (the
+   * server writes the same for the account's zone: chat-views.tsx chatTime).
    */
   function formatTime(iso) {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return iso;
     const now = new Date();
-    const options = { hour: 'numeric', minute: '2-digit' };
+    const options = { hour: '2-digit', minute: '2-digit' };
     if (date.toDateString() !== now.toDateString()) {
       Object.assign(options, { month: 'short', day: 'numeric' }, date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' });
     }
-    return date.toLocaleString(undefined, options);
+    return date.toLocaleString(root.dataset.locale || undefined, options);
+  }
+
+  /** The time's tooltip: the whole date and time, in the page's language. */
+  function fullTime(iso) {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(root.dataset.locale || undefined, { dateStyle: 'medium', timeStyle: 'short' });
   }
 
   function messageElement(message) {
@@ -65,10 +74,10 @@
     const header = document.createElement('header');
     const author = document.createElement('strong');
     author.className = 'chat-author';
-    author.textContent = own ? 'You' : message.author;
+    author.textContent = own ? words.wordYou : message.author;
     const time = document.createElement('time');
     time.dateTime = message.timestamp;
-    time.title = message.timestamp;
+    time.title = fullTime(message.timestamp);
     time.textContent = formatTime(message.timestamp);
     header.append(author, ' ', time);
     const content = document.createElement('p');
@@ -105,21 +114,21 @@
   function scheduleReconnect() {
     const delay = Math.min(30_000, 1000 * 2 ** attempts) * (0.5 + Math.random() / 2);
     attempts += 1;
-    setStatus('offline', `Disconnected. Reconnecting in ${Math.ceil(delay / 1000)} s…`);
+    setStatus('offline', fill(words.wordReconnecting, 'seconds', String(Math.ceil(delay / 1000))));
     reconnectTimer = setTimeout(connect, delay);
   }
 
   function connect() {
     reconnectTimer = null;
     if (ended) return;
-    setStatus('connecting', 'Connecting…');
+    setStatus('connecting', words.wordConnecting);
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     socket = new WebSocket(`${scheme}//${location.host}${root.dataset.socketPath}`);
     let opened = false;
     socket.addEventListener('open', () => {
       opened = true;
       attempts = 0;
-      setStatus('online', 'Connected');
+      setStatus('online', words.wordConnected);
       showError('');
     });
     socket.addEventListener('message', (event) => {
@@ -138,7 +147,7 @@
         const restored = unconfirmed !== null && input.value === '';
         if (restored) input.value = unconfirmed;
         unconfirmed = null;
-        showError(`Not sent: ${frame.error}${restored ? ' Your message is back in the box.' : ''}`);
+        showError(`${fill(words.wordNotSent, 'reason', String(frame.error))}${restored ? ` ${words.wordRestored}` : ''}`);
       }
     });
     socket.addEventListener('close', async (event) => {
@@ -165,7 +174,7 @@
 
   function end() {
     ended = true;
-    setStatus('ended', 'Chat closed: you are no longer a member of this group, it was deleted, or you were logged out. Reload the page to check.');
+    setStatus('ended', words.wordEnded);
     input.disabled = true;
     form.querySelector('button').disabled = true;
   }
@@ -174,7 +183,7 @@
     if (!hasOlder || loadingOlder || known.size === 0) return;
     loadingOlder = true;
     olderNote.hidden = false;
-    olderNote.textContent = 'Loading older messages…';
+    olderNote.textContent = words.wordOlderLoading;
     try {
       const before = Math.min(...known);
       const response = await fetch(`${root.dataset.messagesUrl}?before=${before}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
@@ -185,10 +194,10 @@
       // Keep the message the reader was looking at in place.
       scroller.scrollTop += scroller.scrollHeight - previousHeight;
       hasOlder = messages.length >= PAGE;
-      olderNote.textContent = 'This is the beginning of the conversation.';
+      olderNote.textContent = words.wordOlderStart;
       olderNote.hidden = hasOlder;
     } catch {
-      olderNote.textContent = 'Older messages could not be loaded. Scroll up to try again.';
+      olderNote.textContent = words.wordOlderFailed;
     } finally {
       loadingOlder = false;
     }
@@ -199,7 +208,7 @@
     const content = input.value.trim();
     if (!content) return;
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      showError('Not connected right now; your message is still in the box.');
+      showError(words.wordNotConnected);
       return;
     }
     socket.send(JSON.stringify({ content }));
@@ -231,7 +240,10 @@
   // The server's history is text: its links become anchors and cards like the live ones, and its
   // times are written in the reader's zone, like the live ones.
   for (const content of serverRendered) fillContent(content, content.textContent);
-  for (const time of log.querySelectorAll('time[datetime]')) time.textContent = formatTime(time.dateTime);
+  for (const time of log.querySelectorAll('time[datetime]')) {
+    time.textContent = formatTime(time.dateTime);
+    time.title = fullTime(time.dateTime);
+  }
   // On a phone the box must show under the history without scrolling the page (app.css sizes the
   // history for a usual header; a flash message or a long group name may take more).
   if (window.matchMedia('(max-width: 575px)').matches) {

@@ -1,6 +1,7 @@
 // The bell's unread count, kept live over /ws/notifications/ while a page is open. Without this
 // script the bell is a plain link showing the count of when the page was built.
-// Frames from the server: {"type": "unread", "count": N}. Nothing is sent to it.
+// Frames from the server: {"type": "unread", "count": N, "label": "<the bell's name, in the
+// page's language>"}. Nothing is sent to it. The script holds no words of its own.
 (() => {
   const bell = document.getElementById('notification-bell');
   if (!bell || !('WebSocket' in window)) return;
@@ -14,13 +15,12 @@
   let socket = null;
   let reconnectTimer = null;
 
-  function show(count) {
+  function show(count, text) {
     if (!Number.isInteger(count) || count < 0) return;
     bell.dataset.unread = String(count);
     badge.textContent = count >= CAP ? `${CAP - 1}+` : String(count);
     badge.hidden = count === 0;
-    label.textContent =
-      count === 0 ? 'Notifications, none unread' : count >= CAP ? `Notifications, more than ${CAP - 1} unread` : `Notifications, ${count} unread`;
+    if (typeof text === 'string' && text !== '') label.textContent = text;
   }
 
   function scheduleReconnect() {
@@ -44,7 +44,7 @@
       } catch {
         return;
       }
-      if (frame && frame.type === 'unread') show(frame.count);
+      if (frame && frame.type === 'unread') show(frame.count, frame.label);
     });
     socket.addEventListener('close', (event) => {
       socket = null;

@@ -1,49 +1,59 @@
 import type { ActivityEntry } from '../../platform/activity.js';
 import { Time } from '../../platform/views/controls.js';
+import type { ViewContext } from '../../platform/views/render.js';
 
-const someone = (name: string | null) => name ?? 'Someone';
+/** A list's kind for the catalogue's `select`, from its page's path (`/todo/3/`, `/shopping/4/`). */
+const listKind = (path: string) => (path.startsWith('/todo/') ? 'todo' : 'shopping');
 
-function ObjectLink({ object }: { object: NonNullable<ActivityEntry['object']> }) {
-  return <>the {object.noun} <a href={object.path}>{object.title}</a></>;
-}
-
-/** One event in words: who did what to which object or member. */
-function EventWords({ event }: { event: ActivityEntry }) {
-  const actor = <strong>{someone(event.actor)}</strong>;
-  const member = <strong>{someone(event.member)}</strong>;
+/**
+ * One event in words: who did what to which object or member, one sentence from the catalogue
+ * (its word order is the language's). Null for an event about an object the reader cannot see.
+ */
+function eventWords(ctx: ViewContext, event: ActivityEntry): string | null {
+  const someone = ctx.t('group_activity.someone');
+  const actor = event.actor ?? someone;
+  const member = event.member ?? someone;
   const { object } = event;
   switch (event.kind) {
     case 'note.shared':
-      return object ? <>{actor} shared <ObjectLink object={object} /> with the group</> : null;
+      return object ? ctx.t('group_activity.note_shared', { actor, title: object.title }) : null;
     case 'list.added':
-      return object ? <>{actor} added <ObjectLink object={object} /> to the group</> : null;
+      return object ? ctx.t('group_activity.list_added', { actor, kind: listKind(object.path), title: object.title }) : null;
     case 'list.changed':
-      return object ? <>{actor} changed <ObjectLink object={object} />{event.count > 1 ? ` (${event.count} changes)` : ''}</> : null;
+      return object ? ctx.t('group_activity.list_changed', { actor, kind: listKind(object.path), title: object.title, count: event.count }) : null;
     case 'member.added':
-      return event.actor ? <>{actor} added {member}</> : <>{member} was added</>;
+      return event.actor ? ctx.t('group_activity.member_added_by', { actor, member }) : ctx.t('group_activity.member_added', { member });
     case 'member.left':
-      return <>{member} left the group</>;
+      return ctx.t('group_activity.member_left', { member });
     case 'member.removed':
-      return <>{actor} removed {member}</>;
+      return ctx.t('group_activity.member_removed', { actor, member });
     case 'group.renamed':
-      return <>{actor} renamed the group</>;
+      return ctx.t('group_activity.renamed', { actor });
   }
+  return null;
 }
 
-/** The group page's recent events, newest first: only those about objects the reader may see now. */
-export function GroupActivity({ events }: { events: ActivityEntry[] }) {
+/**
+ * The group page's recent events, newest first: only those about objects the reader may see now.
+ * An event about a note or list links the whole sentence to it.
+ */
+export function GroupActivity({ ctx, events }: { ctx: ViewContext; events: ActivityEntry[] }) {
   return (
     <section aria-labelledby="activity-heading">
-      <h2 id="activity-heading">Recent activity</h2>
+      <h2 id="activity-heading">{ctx.t('group_activity.heading')}</h2>
       {events.length === 0 ? (
-        <p class="empty">Nothing yet. Share a note or a shopping list with the group and it shows up here.</p>
+        <p class="empty">{ctx.t('group_activity.empty')}</p>
       ) : (
         <ul class="activity-list">
-          {events.map((event) => (
-            <li>
-              <span><EventWords event={event} /></span> <small><Time ms={event.updated_at} /></small>
-            </li>
-          ))}
+          {events.map((event) => {
+            const words = eventWords(ctx, event);
+            return (
+              <li>
+                <span>{event.object && words ? <a href={event.object.path}>{words}</a> : words}</span>{' '}
+                <small><Time ms={event.updated_at} timeZone={ctx.user?.timezone ?? 'UTC'} /></small>
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -18,7 +18,7 @@ export function cursorId(cursor: string | undefined): number | undefined {
 }
 
 /** The 400 of a service's form errors (the same words the page shows). */
-export const invalidBody = (fields: FormErrors) => new ApiError(400, 'invalid', 'The request body is not valid.', fields);
+export const invalidBody = (fields: FormErrors) => new ApiError(400, 'invalid', 'group_api.invalid_body', fields);
 
 export const iso = (ms: number) => new Date(Number(ms)).toISOString();
 

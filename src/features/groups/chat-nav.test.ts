@@ -43,12 +43,16 @@ describe('Chat in the navigation on a chat page', () => {
 describe('chatTime, the chat’s one format', () => {
   const now = new Date('2026-11-25T12:00:00Z');
   it('writes only the time for today, in the account’s zone', () => {
-    expect(chatTime('UTC', '2026-11-25T09:05:00Z', now)).toBe('9:05 AM');
-    expect(chatTime('America/New_York', '2026-11-25T15:10:00Z', now)).toBe('10:10 AM');
+    expect(chatTime('UTC', '2026-11-25T09:05:00Z', 'en', now)).toBe('09:05');
+    expect(chatTime('America/New_York', '2026-11-25T15:10:00Z', 'en', now)).toBe('10:10');
   });
   it('adds the day before today, and the year before this year', () => {
-    expect(chatTime('UTC', '2026-11-24T22:10:00Z', now)).toBe('Nov 24, 10:10 PM');
-    expect(chatTime('Europe/Berlin', '2026-11-24T22:10:00Z', now)).toBe('Nov 24, 11:10 PM');
-    expect(chatTime('UTC', '2025-03-01T08:00:00Z', now)).toBe('Mar 1, 2025, 8:00 AM');
+    expect(chatTime('UTC', '2026-11-24T22:10:00Z', 'en', now)).toBe('24 Nov, 22:10');
+    expect(chatTime('Europe/Berlin', '2026-11-24T22:10:00Z', 'en', now)).toBe('24 Nov, 23:10');
+    expect(chatTime('UTC', '2025-03-01T08:00:00Z', 'en', now)).toBe('1 Mar 2025, 08:00');
+  });
+  it('is written the Ukrainian way on a Ukrainian page', () => {
+    expect(chatTime('Europe/Kyiv', '2026-11-25T07:05:00Z', 'uk', now)).toBe('09:05');
+    expect(chatTime('Europe/Kyiv', '2026-11-24T12:10:00Z', 'uk', now)).toBe('24 лист., 14:10');
   });
 });

@@ -2,6 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { BadRequest, Forbidden, NotFound } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
+import { type Message, type MessageKey, requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
+import { issueMessage } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
 import { type ViewContext, viewContext } from '../../platform/views/render.js';
@@ -87,33 +89,37 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
    * Access is checked again once the socket is registered (below).
    */
   async function refuseHandshake(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    if (!request.user || !request.session) throw new Forbidden('Log in to use the chat.');
+    if (!request.user || !request.session) throw new Forbidden('chat.log_in');
     const origin = request.headers.origin;
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
-    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('This origin may not open the chat.');
+    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('chat.bad_origin');
     const groupId = parseId((request.params as { pk?: string }).pk);
-    if (groupId === null || !(await groups.isMember(groupId, request.user.id))) throw new Forbidden('No such group, or you are not a member.');
+    if (groupId === null || !(await groups.isMember(groupId, request.user.id))) throw new Forbidden('chat.not_member');
   }
 
-  const sendError = (socket: WebSocket, error: string) => socket.send(JSON.stringify({ type: 'error', error }));
+  /** PRODUCT.md section 4's `{"type":"error","error":"<reason>"}`: the reason in the sender's language. */
+  const sendError = (socket: WebSocket, t: Translator, reason: MessageKey | Message) =>
+    socket.send(JSON.stringify({ type: 'error', error: translate(t, reason) }));
 
-  async function handleFrame(connection: ChatConnection, author: { id: number; username: string }, data: RawData, isBinary: boolean) {
+  async function handleFrame(connection: ChatConnection, author: { id: number; username: string }, t: Translator, data: RawData, isBinary: boolean) {
     const { socket } = connection;
-    if (isBinary) return sendError(socket, 'send text frames of JSON: {"content": "..."}');
+    if (isBinary) return sendError(socket, t, 'chat.frame_binary');
     let parsed: unknown;
     try {
       parsed = JSON.parse(data.toString());
     } catch {
-      return sendError(socket, 'not JSON: send {"content": "..."}');
+      return sendError(socket, t, 'chat.frame_not_json');
     }
     const frame = chatFrame.safeParse(parsed);
-    if (!frame.success) return sendError(socket, frame.error.issues[0]!.message);
+    if (!frame.success) return sendError(socket, t, issueMessage(frame.error.issues[0]!));
     const message = await chat.post(connection.groupId, author, frame.data.content);
     if (!message) socket.close(CLOSE_NO_ACCESS, 'No longer a member of this group');
   }
 
   app.get('/ws/groups/:pk/chat/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, async (socket, request) => {
     const author = { id: request.user!.id, username: request.user!.username };
+    // The handshake's language (the user's setting, else the browser's) for the errors sent back.
+    const t = requestTranslator(request);
     const connection = connections.add(socket, { groupId: pathId(request), userId: author.id, sessionKey: request.session!.key });
     // Frames wait in the connection's queue behind this set-up: none is stored before access is
     // confirmed and the history sent, so a client's first messages come back as messages, after it.
@@ -135,12 +141,12 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
     socket.on('message', (data, isBinary) => {
       connection.alive = true;
       // Counted as it arrives, not once its turn comes: the queue never holds more than the limit lets in.
-      if (!connection.bucket.take()) return sendError(socket, 'rate limited: slow down');
+      if (!connection.bucket.take()) return sendError(socket, t, 'chat.rate_limited');
       connection.queue = connection.queue
-        .then(() => (socket.readyState === socket.OPEN ? handleFrame(connection, author, data, isBinary) : undefined))
+        .then(() => (socket.readyState === socket.OPEN ? handleFrame(connection, author, t, data, isBinary) : undefined))
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'chat frame failed');
-          sendError(socket, 'the message could not be stored; try again');
+          sendError(socket, t, 'chat.not_stored');
         });
     });
   });

@@ -12,17 +12,17 @@ export function GroupEditPage({ ctx, group, values = {}, errors = {} }: {
   errors?: FormErrors;
 }) {
   return (
-    <Layout ctx={ctx} title={`Rename ${group.name}`}>
+    <Layout ctx={ctx} title={ctx.t('group_edit.title', { name: group.name })}>
       <article class="narrow">
-        <h1>Rename “{group.name}”</h1>
+        <h1>{ctx.t('group_edit.heading', { name: group.name })}</h1>
         <form method="post" action={`/groups/${group.id}/edit/`} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="name" label="Name" value={values.name ?? group.name} errors={errors} required maxLength={150} autofocus
-            help="Members see the new name at once, on notes and lists shared with the group too." />
+          <Field name="name" label={ctx.t('group_form.name')} value={values.name ?? group.name} errors={errors} required maxLength={150} autofocus
+            help={ctx.t('group_edit.name_help')} />
           <div class="actions">
-            <button type="submit">Save name</button>
-            <a href={`/groups/${group.id}/`} role="button" class="secondary outline">Cancel</a>
+            <button type="submit">{ctx.t('group_edit.save')}</button>
+            <a href={`/groups/${group.id}/`} role="button" class="secondary outline">{ctx.t('group_delete.cancel')}</a>
           </div>
         </form>
       </article>
@@ -32,19 +32,20 @@ export function GroupEditPage({ ctx, group, values = {}, errors = {} }: {
 
 export function LeaveConfirmPage({ ctx, group }: { ctx: ViewContext; group: { id: number; name: string } }) {
   return (
-    <ConfirmPage ctx={ctx} title={`Leave ${group.name}`} heading={`Leave “${group.name}”?`} action={`/groups/${group.id}/leave/`}
-      button="Leave group" cancel={`/groups/${group.id}/`}>
-      <p>You will no longer see its chat, nor the notes and lists shared with it. Only its owner can add you again.</p>
+    <ConfirmPage ctx={ctx} title={ctx.t('group_leave.title', { name: group.name })} heading={ctx.t('group_leave.heading', { name: group.name })}
+      action={`/groups/${group.id}/leave/`} button={ctx.t('group_leave.button')} cancel={`/groups/${group.id}/`}>
+      <p>{ctx.t('group_leave.body')}</p>
     </ConfirmPage>
   );
 }
 
 export function RemoveMemberConfirmPage({ ctx, group, member }: { ctx: ViewContext; group: { id: number; name: string }; member: { id: number; username: string } }) {
   return (
-    <ConfirmPage ctx={ctx} title={`Remove ${member.username}`} heading={`Remove ${member.username} from “${group.name}”?`}
-      action={`/groups/${group.id}/members/`} button="Remove member" cancel={`/groups/${group.id}/`}
+    <ConfirmPage ctx={ctx} title={ctx.t('group_remove.title', { username: member.username })}
+      heading={ctx.t('group_remove.heading', { username: member.username, group: group.name })}
+      action={`/groups/${group.id}/members/`} button={ctx.t('group_remove.button')} cancel={`/groups/${group.id}/`}
       fields={{ action: 'remove', user_pk: String(member.id) }}>
-      <p>{member.username} will no longer see the group’s chat, nor the notes and lists shared with it. You can add them again later.</p>
+      <p>{ctx.t('group_remove.body', { username: member.username })}</p>
     </ConfirmPage>
   );
 }

@@ -42,7 +42,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
     if (!form.ok) return reply.render(GroupFormPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
     const created = await service.create(request.user!.id, form.data.name);
     if (!created.ok) return reply.render(GroupFormPage({ ctx: viewContext(request), values: { name: form.data.name }, errors: created.errors }), 400);
-    request.flash(`Group “${created.value.name}” created. Add members by their username.`);
+    request.flash({ key: 'group.created', values: { name: created.value.name } });
     return reply.redirect(`/groups/${created.value.id}/`, 302);
   });
 
@@ -59,19 +59,19 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
       return reply.render(GroupPage({ ctx: viewContext(request), ...page, values, errors }), 400);
     };
     const action = parseForm(memberActionForm, request.body);
-    if (!action.ok) return showErrors({ __all__: action.errors.action ?? ['Choose to add or remove a member.'] });
+    if (!action.ok) return showErrors({ __all__: action.errors.action ?? ['group_form.action_required'] });
     if (action.data.action === 'add') {
       const form = parseForm(addMemberForm, request.body);
       if (!form.ok) return showErrors(form.errors, form.values);
       const added = await service.addMember(group, form.data.username, request.user!.username);
       if (!added.ok) return showErrors(added.errors, { username: form.data.username });
-      request.flash(`${added.value.username} is now a member of ${group.name}.`);
+      request.flash({ key: 'group.member_added', values: { username: added.value.username, group: group.name } });
     } else {
       const form = parseForm(removeMemberForm, request.body);
       if (!form.ok) return showErrors(form.errors);
       const removed = await service.removeMember(group, form.data.user_pk);
       if (!removed.ok) return showErrors(removed.errors);
-      request.flash('The member was removed from the group.');
+      request.flash('group.member_removed');
     }
     return reply.redirect(`/groups/${group.id}/`, 302);
   });
@@ -84,7 +84,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
     if (!form.ok) return reply.render(GroupEditPage({ ctx: viewContext(request), group, values: form.values, errors: form.errors }), 400);
     const renamed = await service.rename(group, form.data.name);
     if (!renamed.ok) return reply.render(GroupEditPage({ ctx: viewContext(request), group, values: { name: form.data.name }, errors: renamed.errors }), 400);
-    request.flash(`The group is now called “${form.data.name}”.`);
+    request.flash({ key: 'group.renamed', values: { name: form.data.name } });
     return reply.redirect(`/groups/${group.id}/`, 302);
   });
 
@@ -110,7 +110,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   app.post('/groups/:pk/leave/', async (request, reply) => {
     const group = await leavableGroup(request);
     await service.leave(group.id, request.user!.id);
-    request.flash(`You left ${group.name}.`, 'info');
+    request.flash({ key: 'group.left', values: { group: group.name } }, 'info');
     return reply.redirect('/groups/', 302);
   });
 
@@ -119,7 +119,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   app.post('/groups/:pk/delete/', async (request, reply) => {
     const group = await ownedGroup(request);
     await service.delete(group);
-    request.flash(`Group “${group.name}” was deleted.`, 'info');
+    request.flash({ key: 'group.deleted', values: { name: group.name } }, 'info');
     return reply.redirect('/groups/', 302);
   });
 };

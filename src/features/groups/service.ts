@@ -3,15 +3,17 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Group, User } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
 import { recordActivity } from '../../platform/activity.js';
+import { msg } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
+import { groupAddedText } from '../notifications/texts.js';
 import { GroupsRepository } from './repository.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
 // Names are unique per owner: the message speaks of the caller's own groups, and tells nothing of others'.
-const nameTaken = (): Outcome<never> => ({ ok: false, errors: { name: ['You already have a group with that name.'] } });
+const nameTaken = (): Outcome<never> => ({ ok: false, errors: { name: ['group_form.name_taken'] } });
 
 /** Group administration. Membership changes are published so that live chat sockets follow them. */
 export class GroupsService {
@@ -71,8 +73,8 @@ export class GroupsService {
    */
   async addMember(group: Group, username: string, addedBy?: string): Promise<Outcome<User>> {
     const user = await new UsersRepository(this.db).findByUsername(username);
-    if (!user) return { ok: false, errors: { username: [`There is no user named “${username}”.`] } };
-    const alreadyMember = { ok: false as const, errors: { username: [`${user.username} is already a member of this group.`] } };
+    if (!user) return { ok: false, errors: { username: [{ key: msg('group_form.no_such_user'), values: { username } }] } };
+    const alreadyMember = { ok: false as const, errors: { username: [{ key: msg('group_form.already_member'), values: { username: user.username } }] } };
     if (await this.groups.isMember(group.id, user.id)) return alreadyMember;
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -81,7 +83,7 @@ export class GroupsService {
         await recordActivity(trx, { groupId: group.id, kind: 'member.added', actorId: addedBy ? group.owner_id : null, memberId: user.id });
         await this.notifications?.add(trx, [user.id], {
           kind: 'group.added',
-          text: addedBy ? `${addedBy} added you to the group ${group.name}` : `You were added to the group ${group.name}`,
+          text: groupAddedText(addedBy, group.name),
           link: `/groups/${group.id}/`,
         });
       });
@@ -95,14 +97,14 @@ export class GroupsService {
 
   /** Only the group's owner removes members: the event names them. */
   async removeMember(group: Group, userId: number): Promise<Outcome<null>> {
-    if (userId === group.owner_id) return { ok: false, errors: { user_pk: ['The owner cannot be removed; delete the group instead.'] } };
+    if (userId === group.owner_id) return { ok: false, errors: { user_pk: ['group_form.owner_not_removable'] } };
     const removed = await this.db.transaction().execute(async (trx) => {
       if (!(await new GroupsRepository(trx).removeMember(group.id, userId))) return false;
       await recordActivity(trx, { groupId: group.id, kind: 'member.removed', actorId: group.owner_id, memberId: userId });
       return true;
     });
     if (!removed) {
-      return { ok: false, errors: { user_pk: ['That user is not a member of this group.'] } };
+      return { ok: false, errors: { user_pk: ['group_form.not_a_member'] } };
     }
     this.hub?.publish({ type: 'group.members_removed', groupId: group.id, userIds: [userId] });
     return { ok: true, value: null };

@@ -8,37 +8,40 @@ import type { ShelfSection } from '../../platform/group-shelf.js';
 import { Time } from '../../platform/views/controls.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: (GroupSummary & { unread: number })[] }) {
   return (
-    <Layout ctx={ctx} title="Groups">
+    <Layout ctx={ctx} title={ctx.t('groups.title')}>
       <div class="page-header">
-        <h1>Your groups</h1>
-        <a href="/groups/new/" role="button">New group</a>
+        <h1>{ctx.t('groups.heading')}</h1>
+        <a href="/groups/new/" role="button">{ctx.t('groups.new')}</a>
       </div>
       {groups.length === 0 ? (
-        <p class="empty">You are not in any group yet. <a href="/groups/new/">Create a group</a> and add people by their username to share notes and chat.</p>
+        <p class="empty">{ctx.t('groups.empty')} <a href="/groups/new/">{ctx.t('groups.empty_create')}</a> {ctx.t('groups.empty_rest')}</p>
       ) : (
         <div class="table-scroll">
           <table>
             <thead>
               <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Members</th>
-                <th scope="col">Chat</th>
+                <th scope="col">{ctx.t('groups.column_group')}</th>
+                <th scope="col">{ctx.t('groups.column_owner')}</th>
+                <th scope="col">{ctx.t('groups.column_members')}</th>
+                <th scope="col">{ctx.t('groups.column_chat')}</th>
               </tr>
             </thead>
             <tbody>
               {groups.map((group) => (
                 <tr>
                   <td><a href={`/groups/${group.id}/`}>{group.name}</a></td>
-                  <td>{group.owner_id === ctx.user?.id ? 'you' : group.owner}</td>
+                  <td>{group.owner_id === ctx.user?.id ? ctx.t('groups.owner_you') : group.owner}</td>
                   <td>{group.member_count}</td>
                   <td>
-                    <a href={`/groups/${group.id}/chat/`}>Open chat<span class="visually-hidden"> of {group.name}</span></a>
-                    {group.unread > 0 ? <span class="badge badge-group unread-count">{unreadBadge(group.unread)} new<span class="visually-hidden"> {group.unread === 1 ? 'message' : 'messages'}</span></span> : null}
+                    <a href={`/groups/${group.id}/chat/`}>{ctx.t('groups.open_chat')}<span class="visually-hidden"> {ctx.t('groups.open_chat_of', { group: group.name })}</span></a>
+                    {group.unread > 0 ? (
+                      <span class="badge badge-group unread-count">
+                        {unreadBadge(group.unread)} {ctx.t('groups.unread_new', { count: group.unread })}
+                        <span class="visually-hidden"> {ctx.t('groups.unread_messages', { count: group.unread })}</span>
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               ))}
@@ -52,17 +55,17 @@ export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: (Grou
 
 export function GroupFormPage({ ctx, values = {}, errors = {} }: { ctx: ViewContext; values?: FormValues; errors?: FormErrors }) {
   return (
-    <Layout ctx={ctx} title="New group">
+    <Layout ctx={ctx} title={ctx.t('group_form.title')}>
       <article class="narrow">
-        <h1>New group</h1>
+        <h1>{ctx.t('group_form.title')}</h1>
         <form method="post" action="/groups/new/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="name" label="Name" value={values.name} errors={errors} required maxLength={150} autofocus
-            help="Unique across the site. You become its owner and first member." />
-          <button type="submit">Create group</button>
+          <Field name="name" label={ctx.t('group_form.name')} value={values.name} errors={errors} required maxLength={150} autofocus
+            help={ctx.t('group_form.name_help')} />
+          <button type="submit">{ctx.t('group_form.create')}</button>
         </form>
-        <p><a href="/groups/">Back to your groups</a></p>
+        <p><a href="/groups/">{ctx.t('group_form.back')}</a></p>
       </article>
     </Layout>
   );
@@ -84,12 +87,12 @@ function MemberRow({ ctx, group, member, isOwner }: { ctx: ViewContext; group: G
     <li class="member">
       <span>
         {member.username}
-        {memberIsOwner ? <strong class="badge">owner</strong> : null}
-        {member.id === ctx.user?.id ? <span class="badge">you</span> : null}
+        {memberIsOwner ? <strong class="badge">{ctx.t('group.badge_owner')}</strong> : null}
+        {member.id === ctx.user?.id ? <span class="badge">{ctx.t('group.badge_you')}</span> : null}
       </span>
       {isOwner && !memberIsOwner ? (
         <a href={`/groups/${group.id}/members/${member.id}/remove/`} role="button" class="secondary outline small" data-confirm="">
-          Remove<span class="visually-hidden"> {member.username}</span>
+          {ctx.t('group.remove')}<span class="visually-hidden"> {member.username}</span>
         </a>
       ) : null}
     </li>
@@ -97,19 +100,19 @@ function MemberRow({ ctx, group, member, isOwner }: { ctx: ViewContext; group: G
 }
 
 /** What is shared with the group, one section per kind, newest first (platform/group-shelf.ts). */
-function SharedSections({ sections }: { sections: ShelfSection[] }) {
+function SharedSections({ ctx, sections }: { ctx: ViewContext; sections: ShelfSection[] }) {
   return (
     <>
       {sections.map((section) => (
         <section aria-labelledby={`shared-${section.kind}-heading`} class="group-shelf">
           <h2 id={`shared-${section.kind}-heading`}>{section.heading}</h2>
           {section.items.length === 0 ? (
-            <p class="empty">None shared with the group yet.</p>
+            <p class="empty">{ctx.t('group.shelf_empty')}</p>
           ) : (
             <ul class="activity-list">
               {section.items.map((item) => (
                 <li>
-                  <a href={item.url}>{item.title}</a> <small>updated <Time ms={item.updated_at} /></small>
+                  <a href={item.url}>{item.title}</a> <small>{ctx.t('group.updated')} <Time ms={item.updated_at} timeZone={ctx.user?.timezone ?? 'UTC'} /></small>
                 </li>
               ))}
             </ul>
@@ -126,35 +129,35 @@ export function GroupPage({ ctx, group, members, activity, shared, values = {}, 
     <Layout ctx={ctx} title={group.name}>
       <div class="page-header">
         <h1>{group.name}</h1>
-        <a href={`/groups/${group.id}/chat/`} role="button">Open chat</a>
+        <a href={`/groups/${group.id}/chat/`} role="button">{ctx.t('groups.open_chat')}</a>
       </div>
       <p>
-        Owned by {isOwner ? 'you' : group.owner} · {plural(group.member_count, 'member', 'members')}
-        {isOwner ? <> · <a href={`/groups/${group.id}/edit/`}>Rename<span class="visually-hidden"> the group</span></a></> : null}
+        {isOwner ? ctx.t('group.owned_by_you') : ctx.t('group.owned_by', { owner: group.owner })} · {ctx.t('group.member_count', { count: group.member_count })}
+        {isOwner ? <> · <a href={`/groups/${group.id}/edit/`}>{ctx.t('group.rename')}<span class="visually-hidden"> {ctx.t('group.rename_hidden')}</span></a></> : null}
       </p>
-      <SharedSections sections={shared} />
+      <SharedSections ctx={ctx} sections={shared} />
       <section aria-labelledby="members-heading">
-        <h2 id="members-heading">Members</h2>
+        <h2 id="members-heading">{ctx.t('group.members')}</h2>
         <FieldErrors id="id_user_pk_errors" messages={errors.user_pk ?? []} />
         <ul class="member-list">
           {members.map((member) => <MemberRow ctx={ctx} group={group} member={member} isOwner={isOwner} />)}
         </ul>
       </section>
-      <GroupActivity events={activity} />
+      <GroupActivity ctx={ctx} events={activity} />
       {isOwner ? (
         <section aria-labelledby="add-heading">
-          <h2 id="add-heading">Add a member</h2>
+          <h2 id="add-heading">{ctx.t('group.add_heading')}</h2>
           <form method="post" action={`/groups/${group.id}/members/`} novalidate>
             <CsrfField ctx={ctx} />
             <input type="hidden" name="action" value="add" />
             <FormAlert errors={errors} />
-            <Field name="username" label="Username" value={values.username} errors={errors} required maxLength={150} autocomplete="off" />
-            <button type="submit">Add member</button>
+            <Field name="username" label={ctx.t('group.username')} value={values.username} errors={errors} required maxLength={150} autocomplete="off" />
+            <button type="submit">{ctx.t('group.add')}</button>
           </form>
-          <p><a href={`/groups/${group.id}/delete/`} class="danger-link" data-confirm="">Delete this group…</a></p>
+          <p><a href={`/groups/${group.id}/delete/`} class="danger-link" data-confirm="">{ctx.t('group.delete_link')}</a></p>
         </section>
       ) : (
-        <p><a href={`/groups/${group.id}/leave/`} role="button" class="secondary" data-confirm="">Leave this group</a></p>
+        <p><a href={`/groups/${group.id}/leave/`} role="button" class="secondary" data-confirm="">{ctx.t('group.leave_link')}</a></p>
       )}
     </Layout>
   );
@@ -162,15 +165,15 @@ export function GroupPage({ ctx, group, members, activity, shared, values = {}, 
 
 export function GroupDeletePage({ ctx, group }: { ctx: ViewContext; group: { id: number; name: string } }) {
   return (
-    <Layout ctx={ctx} title={`Delete ${group.name}`}>
+    <Layout ctx={ctx} title={ctx.t('group_delete.title', { name: group.name })}>
       <article class="narrow">
-        <h1>Delete “{group.name}”?</h1>
-        <p>The group, its members list and its chat history are deleted. Notes and shopping lists shared with the group stay with their owners, no longer shared with it.</p>
+        <h1>{ctx.t('group_delete.heading', { name: group.name })}</h1>
+        <p>{ctx.t('group_delete.body')}</p>
         <form method="post" action={`/groups/${group.id}/delete/`}>
           <CsrfField ctx={ctx} />
-          <button type="submit" class="danger">Delete group</button>
+          <button type="submit" class="danger">{ctx.t('group_delete.button')}</button>
         </form>
-        <p><a href={`/groups/${group.id}/`}>Cancel</a></p>
+        <p><a href={`/groups/${group.id}/`}>{ctx.t('group_delete.cancel')}</a></p>
       </article>
     </Layout>
   );

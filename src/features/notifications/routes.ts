@@ -2,6 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, HttpError, NotFound, ServiceUnavailable } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
+import { requestTranslator } from '../../platform/i18n/index.js';
+import { UNREAD_CAP } from '../../platform/notifications.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { notificationsApi } from './api.js';
@@ -63,19 +65,23 @@ export const notificationsFeature: FastifyPluginAsync<Services> = async (app, { 
    * Public only so that the login layer does not answer a handshake with a redirect.
    */
   async function refuseHandshake(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    if (!request.user || !request.session) throw new Forbidden('Log in to hear of notifications.');
+    if (!request.user || !request.session) throw new Forbidden('notifications.log_in');
     const origin = request.headers.origin;
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
-    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('This origin may not open the socket.');
+    if (!origin || !isTrustedOrigin(request, config, origin)) throw new Forbidden('notifications.bad_origin');
     const refusal = bells.refusal(request.user.id);
-    if (refusal === 'user') throw new HttpError(429, 'Too many open pages for live notifications.');
-    if (refusal === 'total') throw new ServiceUnavailable('Too many live connections; try again later.', 30);
+    if (refusal === 'user') throw new HttpError(429, 'notifications.too_many_pages');
+    if (refusal === 'total') throw new ServiceUnavailable('notifications.too_many_connections', 30);
   }
 
   app.get('/ws/notifications/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, (socket, request) => {
     const userId = request.user!.id;
     const sessionKey = request.session!.key;
-    const bell = bells.add(socket, { userId, sessionKey });
+    // The bell's name goes with each count, in the language of the page that opened the socket.
+    const { t } = requestTranslator(request);
+    const label = (count: number) =>
+      count >= UNREAD_CAP ? t('notifications.unread_label_more', { cap: UNREAD_CAP - 1 }) : t('notifications.unread_label', { count });
+    const bell = bells.add(socket, { userId, sessionKey, label });
     // Registered first, checked and counted second: a logout or a change committed since the
     // handshake's session read is seen here, and any later one arrives as an event.
     sessions

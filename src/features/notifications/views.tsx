@@ -3,6 +3,7 @@ import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { NotificationPage, NotificationRow } from './repository.js';
+import { notificationText } from './texts.js';
 
 export const pageUrl = (page: number) => (page === 1 ? '/notifications/' : `/notifications/?page=${page}`);
 
@@ -13,11 +14,12 @@ function PageField({ page }: { page: number }) {
 
 function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notification: NotificationRow; page: number }) {
   const unread = notification.read_at === null;
+  const text = notificationText(ctx.t, notification);
   return (
     <li class={unread ? 'unread' : 'read'}>
       <div class="notification-body">
         <p class="notification-text">
-          {unread ? <span class="badge badge-group">New</span> : null} {notification.text}
+          {unread ? <span class="badge badge-group">{ctx.t('notifications.new')}</span> : null} {text}
         </p>
         <span class="notification-meta">
           <Time ms={notification.created_at} timeZone={ctx.user!.timezone} />
@@ -25,7 +27,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
             <>
               {' · '}
               <a href={notification.link}>
-                Open<span class="visually-hidden">: {notification.text}</span>
+                {ctx.t('notifications.open')}<span class="visually-hidden">{ctx.t('notifications.about', { text })}</span>
               </a>
             </>
           ) : null}
@@ -36,7 +38,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
           <CsrfField ctx={ctx} />
           <PageField page={page} />
           <button type="submit" class="secondary outline small">
-            Mark read<span class="visually-hidden">: {notification.text}</span>
+            {ctx.t('notifications.mark_read')}<span class="visually-hidden">{ctx.t('notifications.about', { text })}</span>
           </button>
         </form>
       ) : null}
@@ -48,19 +50,19 @@ export function NotificationsPage({ ctx, result }: { ctx: ViewContext; result: N
   const { notifications, page, hasNext } = result;
   const anyUnread = ctx.user!.unread > 0;
   return (
-    <Layout ctx={ctx} title="Notifications">
+    <Layout ctx={ctx} title={ctx.t('notifications.title')}>
       <div class="page-header">
-        <h1>Notifications</h1>
+        <h1>{ctx.t('notifications.title')}</h1>
         {anyUnread ? (
           <form method="post" action="/notifications/read/" class="inline">
             <CsrfField ctx={ctx} />
             <PageField page={page} />
-            <button type="submit" class="secondary">Mark all read</button>
+            <button type="submit" class="secondary">{ctx.t('notifications.mark_all')}</button>
           </form>
         ) : null}
       </div>
       {notifications.length === 0 ? (
-        <p class="empty-state">No notifications yet. You hear here when someone adds you to a group or shares a list with you.</p>
+        <p class="empty-state">{ctx.t('notifications.empty')}</p>
       ) : (
         <ul class="notification-list">
           {notifications.map((notification) => (
@@ -69,10 +71,10 @@ export function NotificationsPage({ ctx, result }: { ctx: ViewContext; result: N
         </ul>
       )}
       {page > 1 || hasNext ? (
-        <nav class="pager" aria-label="Pages">
-          {page > 1 ? <a href={pageUrl(page - 1)} rel="prev">← Newer</a> : <span />}
-          <span>Page {page}</span>
-          {hasNext ? <a href={pageUrl(page + 1)} rel="next">Older →</a> : <span />}
+        <nav class="pager" aria-label={ctx.t('notifications.pages')}>
+          {page > 1 ? <a href={pageUrl(page - 1)} rel="prev">{ctx.t('notifications.newer')}</a> : <span />}
+          <span>{ctx.t('notifications.page', { page })}</span>
+          {hasNext ? <a href={pageUrl(page + 1)} rel="next">{ctx.t('notifications.older')}</a> : <span />}
         </nav>
       ) : null}
     </Layout>
