@@ -53,11 +53,13 @@ describe('every accounts page speaks only from the catalogue', () => {
     const browser = new TestBrowser(t.app, 'localhost', '10.1.0.1');
     expectWrapped('/accounts/login/', (await browser.get('/accounts/login/')).body);
     expectWrapped('login, empty', (await browser.post('/accounts/login/', {})).body);
-    for (let i = 0; i < 3; i++) {
+    // Wrong passwords to the pause: the countdown, the pause, then the refusal with its wait.
+    for (let i = 0; i < 6; i++) {
       const wrong = await browser.post('/accounts/login/', { username: user.username, password: 'not-it' });
-      expect(wrong.statusCode).toBe(400);
-      expectWrapped('login, wrong password', wrong.body, user.username);
+      expect(wrong.statusCode).toBe(i < 5 ? 400 : 429);
+      expectWrapped(`login, wrong password ${i + 1}`, wrong.body, user.username);
     }
+    await t.db.deleteFrom('login_failures').execute();
     await browser.login(user.username);
     await browser.post('/accounts/logout/');
     const after = (await browser.get('/accounts/login/')).body;
@@ -129,6 +131,10 @@ describe('every accounts page speaks only from the catalogue', () => {
     expectWrapped('/accounts/password_reset/', (await browser.get('/accounts/password_reset/')).body);
     expectWrapped('reset request, error', (await browser.post('/accounts/password_reset/', { email: 'nope' })).body, 'nope');
     expect((await browser.post('/accounts/password_reset/', { email: 'reset-me@example.test' })).statusCode).toBe(302);
+    for (let i = 0; i < 4; i++) await browser.post('/accounts/password_reset/', { email: 'reset-me@example.test' });
+    const refused = await browser.post('/accounts/password_reset/', { email: 'reset-me@example.test' });
+    expect(refused.statusCode).toBe(429);
+    expectWrapped('reset request, too many', refused.body, 'reset-me@example.test');
     expectWrapped('/accounts/password_reset/done/', (await browser.get('/accounts/password_reset/done/')).body);
     const link = `/accounts/reset/${encodeUid(user.id)}/${makeResetToken(t.config.secretKey, user)}/`;
     expectWrapped('set password', (await browser.get(link)).body);

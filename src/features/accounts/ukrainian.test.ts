@@ -60,6 +60,19 @@ describe('accounts in Ukrainian for a browser that asks for it', () => {
     expect(response.body).not.toContain('This password');
   });
 
+  it('counts down and refuses wrong passwords in Ukrainian, with Ukrainian plurals', async () => {
+    const user = await createUser(t.db);
+    const browser = new TestBrowser(t.app, 'localhost', '10.2.0.3');
+    const wrong = () => browser.post('/accounts/login/', { username: user.username, password: 'not-it' }, { headers: UK });
+    for (let i = 0; i < 2; i++) await wrong();
+    expect((await wrong()).body).toContain('Лишилося 2 спроби, а тоді вхід буде призупинено на 15 хвилин.');
+    expect((await wrong()).body).toContain('Лишилася 1 спроба, а тоді вхід буде призупинено на 15 хвилин.');
+    await wrong();
+    const refused = await wrong();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toMatch(/Забагато невдалих спроб входу\. Спробуйте ще раз за 1[45] хвилин\./);
+  });
+
   it('mails the reset link in Ukrainian when asked for in Ukrainian, and in English otherwise', async () => {
     const user = await createUser(t.db, { email: 'olena@example.test' });
     for (const [headers, subject, line] of [
