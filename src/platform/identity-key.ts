@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { msg } from './i18n/keys.js';
 
 // The one definition of "the same name" for usernames, group names and tag names. The key is
 // worked out here, in JavaScript, and stored beside the name (`users.username_key`,
@@ -55,8 +56,14 @@ export function identityKeyProblem(name: string): 'empty' | 'too long' | null {
   return key.length > MAX_IDENTITY_KEY_LENGTH ? 'too long' : null;
 }
 
-/** A form's check (zod `superRefine`) that a name can be an identity, in the form's own words. */
-export function checkIdentityName(messages: { empty: string; tooLong: string }) {
+/** What a name that cannot be an identity is told, unless its form has words of its own. */
+const NAME_MESSAGES = { empty: msg('name.empty'), tooLong: msg('name.too_long') };
+
+/**
+ * A form's check (zod `superRefine`) that a name can be an identity. The messages are catalogue
+ * keys (the page shows them in its language): the form's own, else 'name.empty' / 'name.too_long'.
+ */
+export function checkIdentityName(messages: { empty: string; tooLong: string } = NAME_MESSAGES) {
   return (name: string, ctx: z.RefinementCtx<string>): void => {
     const problem = identityKeyProblem(name);
     if (problem) ctx.addIssue({ code: 'custom', message: problem === 'empty' ? messages.empty : messages.tooLong });

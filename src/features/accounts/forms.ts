@@ -1,39 +1,55 @@
 import { isCurrency } from '../../platform/currencies.js';
 import { z } from 'zod';
+import { LANGUAGES, msg } from '../../platform/i18n/index.js';
 import { checkIdentityName } from '../../platform/identity-key.js';
 import { isTimeZone } from '../../platform/time-zones.js';
-import { passwordProblems } from '../../platform/passwords/password-rules.js';
+import { type PasswordProblem, passwordProblems } from '../../platform/passwords/password-rules.js';
+
+// Every message is a catalogue key (locales/<language>/accounts.json): the page says it in its language.
 
 const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
 
-const identityName = checkIdentityName({ empty: 'Enter a valid username: it must show a letter or digit.', tooLong: 'That username is too long.' });
+const identityName = checkIdentityName({ empty: msg('form.username_no_letter'), tooLong: msg('form.username_folds_too_long') });
 
 /** One message at a time, the first problem found: an empty name is not also told it has no letter. */
-export const username = z.string({ error: 'Enter a username.' }).trim().superRefine((name, ctx) => {
+export const username = z.string({ error: msg('form.username_required') }).trim().superRefine((name, ctx) => {
   const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
-  if (name.length === 0) problem('Enter a username.');
-  else if (name.length > 150) problem('Usernames have at most 150 characters.');
-  else if (!USERNAME.test(name)) problem('Enter a valid username: letters, digits and @ . + - _ only.');
+  if (name.length === 0) problem(msg('form.username_required'));
+  else if (name.length > 150) problem(msg('form.username_too_long'));
+  else if (!USERNAME.test(name)) problem(msg('form.username_invalid'));
   else identityName(name, ctx);
 });
 
-const password = (message: string) => z.string({ error: message }).min(1, message).max(4096, 'That password is too long.');
+const password = (message: string) => z.string({ error: message }).min(1, message).max(4096, msg('form.password_too_long'));
 
 export const loginForm = z.object({
-  username: z.string({ error: 'Enter your username.' }).trim().min(1, 'Enter your username.').max(150, 'Usernames have at most 150 characters.'),
-  password: password('Enter your password.'),
+  username: z.string({ error: msg('form.your_username') }).trim().min(1, msg('form.your_username')).max(150, msg('form.username_too_long')),
+  password: password(msg('form.your_password')),
   next: z.string().optional(),
 });
 
-const email = z.union([z.literal(''), z.email('Enter a valid email address.').max(254)]).optional().default('');
+const email = z.union([z.literal(''), z.email(msg('form.email_invalid')).max(254, msg('form.email_invalid'))]).optional().default('');
 
-/** The account page: the address for password-reset mail, the user's time zone and currency. */
+/** '' (the browser's languages) or a language there is a catalogue for. */
+export function isLanguageSetting(value: string): boolean {
+  return value === '' || LANGUAGES.includes(value);
+}
+
+/** The account page: the address for password-reset mail, the user's time zone, currency and language. */
 export const accountForm = z.object({
   email,
-  timezone: z.string({ error: 'Select your time zone.' }).refine(isTimeZone, 'Select a valid time zone.'),
+  timezone: z.string({ error: msg('form.timezone_required') }).refine(isTimeZone, msg('form.timezone_invalid')),
   /** For shopping prices and totals; absent is none. */
-  currency: z.string().trim().optional().default('').refine(isCurrency, 'Choose one of the listed currencies, or none.'),
+  currency: z.string().trim().optional().default('').refine(isCurrency, msg('form.currency_invalid')),
+  /** The pages' and mails' language; absent is the browser's. */
+  language: z.string().trim().optional().default('').refine(isLanguageSetting, msg('form.language_invalid')),
 });
+
+/** A password rule broken, as an issue of `path`: with the length the rule asks for, when it does. */
+function passwordIssue(ctx: z.RefinementCtx, path: string, problem: PasswordProblem): void {
+  if (problem.values) ctx.addIssue({ code: 'too_small', origin: 'string', minimum: problem.values.min, inclusive: true, input: '', path: [path], message: problem.key });
+  else ctx.addIssue({ code: 'custom', path: [path], message: problem.key });
+}
 
 /**
  * A new password and its confirmation: a mismatch is said on the confirmation, and the password
@@ -42,35 +58,33 @@ export const accountForm = z.object({
  * only its confirmation was wrong) is one the rules accept.
  */
 function checkNewPassword<K extends string>(ctx: z.RefinementCtx, form: Record<K, string> & { username?: string; email?: string }, first: K, second: K): void {
-  if (form[first] !== form[second]) ctx.addIssue({ code: 'custom', path: [second], message: 'The two password fields didn’t match.' });
-  for (const message of passwordProblems(form[first], { username: form.username ?? '', email: form.email })) {
-    ctx.addIssue({ code: 'custom', path: [first], message });
-  }
+  if (form[first] !== form[second]) ctx.addIssue({ code: 'custom', path: [second], message: msg('form.passwords_differ') });
+  for (const problem of passwordProblems(form[first], { username: form.username ?? '', email: form.email })) passwordIssue(ctx, first, problem);
 }
 
 export const registerForm = z
   .object({
     username,
     email,
-    password1: password('Enter a password.'),
-    password2: password('Enter the same password again.'),
+    password1: password(msg('form.password_required')),
+    password2: password(msg('form.password_again')),
     /** The browser's guess (public/js/app.js fills it); anything this server does not know becomes UTC. */
     timezone: z.string().max(100).optional(),
   })
   .superRefine((form, ctx) => checkNewPassword(ctx, form, 'password1', 'password2'));
 
 const newPassword = {
-  new_password1: password('Enter a new password.'),
-  new_password2: password('Enter the new password again.'),
+  new_password1: password(msg('form.new_password_required')),
+  new_password2: password(msg('form.new_password_again')),
 };
 const newPasswordChecked = (form: { new_password1: string; new_password2: string }, ctx: z.RefinementCtx) =>
   checkNewPassword(ctx, form, 'new_password1', 'new_password2');
 
-export const passwordChangeForm = z.object({ old_password: password('Enter your old password.'), ...newPassword }).superRefine(newPasswordChecked);
+export const passwordChangeForm = z.object({ old_password: password(msg('form.old_password_required')), ...newPassword }).superRefine(newPasswordChecked);
 
 /** The new password from a reset link: checked like a password change, without the old one. */
 export const setPasswordForm = z.object(newPassword).superRefine(newPasswordChecked);
 
 export const passwordResetForm = z.object({
-  email: z.email({ error: 'Enter a valid email address.' }).max(254, 'Enter a valid email address.'),
+  email: z.email({ error: msg('form.email_invalid') }).max(254, msg('form.email_invalid')),
 });

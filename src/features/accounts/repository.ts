@@ -37,7 +37,7 @@ export class UsersRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async setAccount(id: number, values: { email: string; timezone: string; currency?: string }): Promise<void> {
+  async setAccount(id: number, values: { email: string; timezone: string; currency?: string; language?: string }): Promise<void> {
     await this.db.updateTable('users').set(values).where('id', '=', id).execute();
   }
 

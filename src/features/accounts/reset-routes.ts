@@ -5,7 +5,8 @@ import { viewContext } from '../../platform/views/render.js';
 import { passwordResetForm, setPasswordForm } from './forms.js';
 import { PasswordResetService } from './reset-service.js';
 import { InvalidResetLinkPage, PasswordResetCompletePage, PasswordResetDonePage, PasswordResetPage, SetPasswordPage } from './reset-views.js';
-import { AttemptThrottle, passwordResetLimits, usernameScope, waitInMinutes } from './throttle.js';
+import { requestTranslator } from '../../platform/i18n/index.js';
+import { AttemptThrottle, minutesToWait, passwordResetLimits, usernameScope } from './throttle.js';
 
 const publicRoute = { config: { public: true } };
 
@@ -33,10 +34,11 @@ export const passwordResetFeature: FastifyPluginAsync<Services> = async (app, se
     const attempt = await throttle.reserve(passwordResetLimits(email, request.ip));
     if (!attempt.ok) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      const message = `Too many reset requests. Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`;
+      const message = { key: 'throttle.resets' as const, values: { minutes: minutesToWait(attempt.retryAfterSeconds) } };
       return reply.render(PasswordResetPage({ ctx, values: { email }, errors: { __all__: [message] } }), 429);
     }
-    await throttle.checking(attempt, () => resets.requestReset(email));
+    // The mail speaks the language of the page that asked for it.
+    await throttle.checking(attempt, () => resets.requestReset(email, requestTranslator(request)));
     return reply.redirect('/accounts/password_reset/done/', 302);
   });
 

@@ -4,6 +4,7 @@ import type { Database, User } from '../../db/schema.js';
 import type { SessionStore } from '../../platform/chain/session.js';
 import type { Mail } from '../../platform/mail/mailer.js';
 import type { Outbox } from '../../platform/mail/outbox.js';
+import { type Translator, chooseLanguage, translator } from '../../platform/i18n/index.js';
 import { hashPassword } from '../../platform/passwords/passwords.js';
 import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { UsersRepository } from './repository.js';
@@ -26,17 +27,18 @@ export class PasswordResetService {
    * Queues a reset mail to each active account with this address. Known and unknown addresses
    * cost the same: one lookup, one INSERT (of no rows for an unknown one), no early return.
    */
-  async requestReset(email: string): Promise<void> {
+  async requestReset(email: string, t: Translator): Promise<void> {
     const users = await this.users.findActiveByEmail(email);
-    await this.outbox.enqueue(users.map((user) => this.resetMail(user)));
+    await this.outbox.enqueue(users.map((user) => this.resetMail(user, t)));
   }
 
   /**
    * Queues the same reset mail to this one user, in the caller's transaction `db` (an
-   * administrator's "send a password-reset mail"); call `mailQueued()` once it has committed.
+   * administrator's "send a password-reset mail"); call `mailQueued()` once it has committed. It
+   * speaks the user's own language (English when they chose none), not the administrator's.
    */
   async queueResetIn(db: Kysely<Database>, user: User): Promise<void> {
-    await this.outbox.enqueueIn(db, [this.resetMail(user)]);
+    await this.outbox.enqueueIn(db, [this.resetMail(user, translator(chooseLanguage(undefined, user.language)))]);
   }
 
   mailQueued(): void {
@@ -47,19 +49,19 @@ export class PasswordResetService {
     return `${this.config.publicUrl}/accounts/reset/${encodeUid(user.id)}/${makeResetToken(this.config.secretKey, user)}/`;
   }
 
-  private resetMail(user: User): Mail {
+  private resetMail(user: User, t: Translator): Mail {
     return {
       to: user.email,
-      subject: 'Reset your groupnotes password',
+      subject: t.t('reset_mail.subject'),
       text: [
-        `Someone (you, we hope) asked to reset the password of your groupnotes account at ${this.config.publicUrl}.`,
+        t.t('reset_mail.someone', { site: this.config.publicUrl }),
         '',
-        `Your username, in case you have forgotten it: ${user.username}`,
+        t.t('reset_mail.username', { username: user.username }),
         '',
-        'Follow this link to choose a new password. It works once, for three days:',
+        t.t('reset_mail.follow'),
         this.resetLink(user),
         '',
-        'If you did not ask for this, ignore this mail: your password stays as it is.',
+        t.t('reset_mail.ignore'),
       ].join('\n'),
     };
   }

@@ -10,19 +10,19 @@ interface FormProps {
 
 export function PasswordResetPage({ ctx, values = {}, errors = {} }: FormProps) {
   return (
-    <Layout ctx={ctx} title="Reset your password">
+    <Layout ctx={ctx} title={ctx.t('reset.title')}>
       <article class="narrow">
-        <h1>Forgot your password?</h1>
-        <p>Enter the email address of your account, and we will mail you a link to choose a new password.</p>
+        <h1>{ctx.t('reset.heading')}</h1>
+        <p>{ctx.t('reset.lead')}</p>
         <form method="post" action="/accounts/password_reset/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="email" label="Email" type="email" value={values.email} errors={errors} required autocomplete="email" autofocus maxLength={254}
-            help="An account without an email address cannot be reset this way: ask the person who runs this service." />
-          <button type="submit">Send the link</button>
+          <Field name="email" label={ctx.t('reset.email')} type="email" value={values.email} errors={errors} required autocomplete="email" autofocus maxLength={254}
+            help={ctx.t('reset.email_help')} />
+          <button type="submit">{ctx.t('reset.submit')}</button>
         </form>
         <p>
-          Remembered it? <a href="/accounts/login/">Log in</a>.
+          {ctx.t('reset.remembered')} <a href="/accounts/login/">{ctx.t('reset.log_in')}</a>.
         </p>
       </article>
     </Layout>
@@ -31,12 +31,12 @@ export function PasswordResetPage({ ctx, values = {}, errors = {} }: FormProps) 
 
 export function PasswordResetDonePage({ ctx }: { ctx: ViewContext }) {
   return (
-    <Layout ctx={ctx} title="Check your mail">
+    <Layout ctx={ctx} title={ctx.t('reset_done.title')}>
       <article class="narrow">
-        <h1>Check your mail</h1>
-        <p>If an account has that email address, we have sent it a link to choose a new password. It should arrive within a few minutes.</p>
-        <p>Nothing came? Check the spam folder, and that you typed the address the account was created with.</p>
-        <a href="/accounts/login/" role="button">Back to log in</a>
+        <h1>{ctx.t('reset_done.title')}</h1>
+        <p>{ctx.t('reset_done.sent')}</p>
+        <p>{ctx.t('reset_done.nothing_came')}</p>
+        <a href="/accounts/login/" role="button">{ctx.t('reset_done.back')}</a>
       </article>
     </Layout>
   );
@@ -44,17 +44,17 @@ export function PasswordResetDonePage({ ctx }: { ctx: ViewContext }) {
 
 export function SetPasswordPage({ ctx, action, values = {}, errors = {} }: FormProps & { action: string }) {
   return (
-    <Layout ctx={ctx} title="Choose a new password">
+    <Layout ctx={ctx} title={ctx.t('set_password.title')}>
       <article class="narrow">
-        <h1>Choose a new password</h1>
-        <p>Setting it logs you out everywhere.</p>
+        <h1>{ctx.t('set_password.title')}</h1>
+        <p>{ctx.t('set_password.lead')}</p>
         <form method="post" action={action} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="new_password1" label="New password" type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" autofocus
-            help="At least 8 characters, not too common, not all digits, not like your username." />
-          <Field name="new_password2" label="New password again" type="password" errors={errors} required autocomplete="new-password" />
-          <button type="submit">Set password</button>
+          <Field name="new_password1" label={ctx.t('password_change.new')} type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" autofocus
+            help={ctx.t('password.rules')} />
+          <Field name="new_password2" label={ctx.t('password_change.new_again')} type="password" errors={errors} required autocomplete="new-password" />
+          <button type="submit">{ctx.t('set_password.submit')}</button>
         </form>
       </article>
     </Layout>
@@ -63,11 +63,11 @@ export function SetPasswordPage({ ctx, action, values = {}, errors = {} }: FormP
 
 export function InvalidResetLinkPage({ ctx }: { ctx: ViewContext }) {
   return (
-    <Layout ctx={ctx} title="Link no longer valid">
+    <Layout ctx={ctx} title={ctx.t('reset_invalid.title')}>
       <article class="narrow">
-        <h1>This link no longer works</h1>
-        <p>It was used already, is more than three days old, or the password was changed since it was sent.</p>
-        <a href="/accounts/password_reset/" role="button">Ask for a new link</a>
+        <h1>{ctx.t('reset_invalid.heading')}</h1>
+        <p>{ctx.t('reset_invalid.body')}</p>
+        <a href="/accounts/password_reset/" role="button">{ctx.t('reset_invalid.again')}</a>
       </article>
     </Layout>
   );
@@ -75,11 +75,11 @@ export function InvalidResetLinkPage({ ctx }: { ctx: ViewContext }) {
 
 export function PasswordResetCompletePage({ ctx }: { ctx: ViewContext }) {
   return (
-    <Layout ctx={ctx} title="Password set">
+    <Layout ctx={ctx} title={ctx.t('reset_complete.title')}>
       <article class="narrow">
-        <h1>Password set</h1>
-        <p>Your new password is set, and every session of yours has ended.</p>
-        <a href="/accounts/login/" role="button">Log in</a>
+        <h1>{ctx.t('reset_complete.title')}</h1>
+        <p>{ctx.t('reset_complete.body')}</p>
+        <a href="/accounts/login/" role="button">{ctx.t('reset_complete.log_in')}</a>
       </article>
     </Layout>
   );

@@ -3,6 +3,7 @@ import { NotFound } from '../../errors.js';
 import { logIn, logOut } from '../../platform/chain/authentication.js';
 import { sessionKeyId } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
+import { type Message, type MessageKey, msg } from '../../platform/i18n/index.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
@@ -11,26 +12,27 @@ import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
 import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
-import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, passwordChangeLimits, registerLimits, usernameScope, waitInMinutes } from './throttle.js';
-import { AccountPage, LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
+import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, minutesToWait, passwordChangeLimits, registerLimits, usernameScope } from './throttle.js';
+import { AccountPage } from './account-views.js';
+import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
 
 const AFTER_LOGIN = '/notes/';
 const publicRoute = { config: { public: true } };
-const WRONG_CREDENTIALS = 'Please enter a correct username and password. Note that the password is case-sensitive.';
 /** Tries left at which the login form starts saying how many remain. */
 const FEW_LEFT = 3;
 
 /** Said after a wrong password once few tries are left; the count is per typed username, so it tells nothing about who exists. */
-function triesLeft(attempt: Attempt): string[] {
+function triesLeft(attempt: Attempt): Message[] {
   if (!attempt.ok || attempt.left > FEW_LEFT) return [];
-  const pause = waitInMinutes(LOGIN_WINDOW_MS / 1000);
-  if (attempt.left <= 0) return [`Sign-in is now paused for ${pause}.`];
-  return [`${attempt.left} ${attempt.left === 1 ? 'attempt' : 'attempts'} left before sign-in is paused for ${pause}.`];
+  const minutes = minutesToWait(LOGIN_WINDOW_MS / 1000);
+  if (attempt.left <= 0) return [{ key: 'login.paused', values: { minutes } }];
+  return [{ key: 'login.tries_left', values: { left: attempt.left, minutes } }];
 }
 
-function refusedFor(reply: FastifyReply, attempt: Attempt & { ok: false }, message: string): string {
+/** A refusal for too many attempts: its message (a key taking `{minutes}`) and the Retry-After header. */
+function refusedFor(reply: FastifyReply, attempt: Attempt & { ok: false }, key: MessageKey): Message {
   reply.header('retry-after', String(attempt.retryAfterSeconds));
-  return `${message} Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`;
+  return { key, values: { minutes: minutesToWait(attempt.retryAfterSeconds) } };
 }
 
 export const accountsFeature: FastifyPluginAsync<Services> = async (app, services) => {
@@ -58,9 +60,9 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const shown = { values: { username }, next: safeNextPath(next, '') };
     const attempt = await throttle.reserve(loginLimits(username, request.ip));
     // The form stays on the page with the wait, so the person can try again from there.
-    if (!attempt.ok) return showLogin(request, reply, 429, { ...shown, errors: { __all__: [refusedFor(reply, attempt, 'Too many failed logins.')] } });
+    if (!attempt.ok) return showLogin(request, reply, 429, { ...shown, errors: { __all__: [refusedFor(reply, attempt, 'throttle.logins')] } });
     const user = await throttle.checking(attempt, () => accounts.authenticate(username, password));
-    if (!user) return showLogin(request, reply, 400, { ...shown, errors: { __all__: [WRONG_CREDENTIALS, ...triesLeft(attempt)] } });
+    if (!user) return showLogin(request, reply, 400, { ...shown, errors: { __all__: [msg('login.wrong_credentials'), ...triesLeft(attempt)] } });
     await throttle.release(attempt);
     await throttle.forgive(usernameScope(username));
     if (user.totp_enabled === 1) return askForCode(reply, config, user, safeNextPath(next, AFTER_LOGIN));
@@ -72,7 +74,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/accounts/logout/', publicRoute, async (request, reply) => {
     await logOut(request, reply, { config, store: sessions });
-    request.flash('You have been logged out.', 'info');
+    request.flash('login.logged_out', 'info');
     return reply.redirect('/accounts/login/', 302);
   });
 
@@ -90,7 +92,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     const values = { username: form.data.username, email: form.data.email };
     // Every new account costs a full hash: reserved before it, kept once the account exists.
     const attempt = await throttle.reserve(registerLimits(request.ip));
-    if (!attempt.ok) return reply.render(RegisterPage({ ctx, values, errors: { __all__: [refusedFor(reply, attempt, 'Too many new accounts from your network.')] } }), 429);
+    if (!attempt.ok) return reply.render(RegisterPage({ ctx, values, errors: { __all__: [refusedFor(reply, attempt, 'throttle.accounts')] } }), 429);
     const created = await throttle.checking(attempt, () => accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1, timezone: form.data.timezone }));
     if (!created.ok) {
       await throttle.release(attempt);
@@ -98,7 +100,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     }
     await accounts.users.recordLogin(created.value.id);
     await logIn(request, reply, { config, store: sessions }, created.value);
-    request.flash(`Welcome, ${created.value.username}! Your account is ready.`);
+    request.flash({ key: 'register.welcome', values: { username: created.value.username } });
     return reply.redirect(AFTER_LOGIN, 302);
   });
 
@@ -111,7 +113,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     if (!form.ok) return reply.render(PasswordChangePage({ ctx, values: form.values, errors: form.errors }), 400);
     const limits = passwordChangeLimits(request.user!.id);
     const attempt = await throttle.reserve(limits);
-    if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'Too many wrong passwords.')] } }), 429);
+    if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'throttle.passwords')] } }), 429);
     const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key));
     if (!changed.ok) {
       // Only a wrong current password counts against the limit, like a wrong password at login.
@@ -120,22 +122,22 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
     }
     // The right current password forgives the earlier wrong ones, this reservation included.
     await throttle.forgive(limits[0]!.scope);
-    request.flash('Your password was changed.');
+    request.flash('password_change.changed');
     return reply.redirect('/accounts/password_change/done/', 302);
   });
 
   app.get('/accounts/password_change/done/', async (request, reply) => reply.render(PasswordChangeDonePage({ ctx: viewContext(request) })));
 
   app.get('/accounts/', async (request, reply) => {
-    const { email, timezone, currency = '' } = request.user!;
-    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone, currency } }));
+    const { email, timezone, currency = '', language = '' } = request.user!;
+    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone, currency, language } }));
   });
 
   app.post('/accounts/', async (request, reply) => {
     const form = parseForm(accountForm, request.body);
     if (!form.ok) return reply.render(AccountPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
     await accounts.users.setAccount(request.user!.id, form.data);
-    request.flash('Your account was saved.');
+    request.flash('account.saved');
     return reply.redirect('/accounts/', 302);
   });
 
@@ -146,7 +148,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
 
   app.post('/accounts/sessions/', async (request, reply) => {
     const ended = await sessions.deleteForUser(request.user!.id, request.session!.key);
-    request.flash(ended.length === 1 ? 'One other session was ended.' : `${ended.length} other sessions were ended.`);
+    request.flash({ key: 'sessions.ended_others', values: { count: ended.length } });
     return reply.redirect('/accounts/sessions/', 302);
   });
 
@@ -159,7 +161,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
       return reply.redirect('/accounts/login/', 302);
     }
     if (!(await sessions.deleteForUserByKeyId(request.user!.id, keyId))) throw new NotFound();
-    request.flash('That session was ended.');
+    request.flash('sessions.ended_one');
     return reply.redirect('/accounts/sessions/', 302);
   });
 

@@ -96,9 +96,9 @@ export class AccountsService {
     sessionKey: string,
   ): Promise<Outcome<string[]>> {
     const user = await this.users.findById(userId);
-    if (!user) return { ok: false, errors: { __all__: ['Your account no longer exists.'] } };
+    if (!user) return { ok: false, errors: { __all__: ['form.account_gone'] } };
     const { ok } = await verifyPassword(form.old_password, user.password, this.config.pbkdf2Iterations);
-    if (!ok) return { ok: false, errors: { old_password: ['Your old password was entered incorrectly. Please enter it again.'] } };
+    if (!ok) return { ok: false, errors: { old_password: ['form.old_password_wrong'] } };
     const problems = passwordProblems(form.new_password1, user);
     if (problems.length > 0) return { ok: false, errors: { new_password2: problems } };
     return { ok: true, value: await this.setPassword(user, form.new_password1, sessionKey) };
@@ -106,5 +106,5 @@ export class AccountsService {
 }
 
 function usernameTaken(): Outcome<User> {
-  return { ok: false, errors: { username: ['A user with that username already exists.'] } };
+  return { ok: false, errors: { username: ['form.username_taken'] } };
 }

@@ -133,6 +133,11 @@ export class AttemptThrottle {
   }
 }
 
+/** The minutes to wait (at least one), for a wait given in seconds: a message's `{minutes}`. */
+export function minutesToWait(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60));
+}
+
 /** "14 minutes", for a wait given in seconds. */
 export function waitInMinutes(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));

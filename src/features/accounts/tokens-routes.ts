@@ -5,6 +5,7 @@ import { identityKeyProblem } from '../../platform/identity-key.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
+import { msg } from '../../platform/i18n/index.js';
 import { pathId } from '../../platform/ids.js';
 import type { FormErrors, FormValues } from '../../platform/views/forms.js';
 import { viewContext } from '../../platform/views/render.js';
@@ -15,12 +16,12 @@ const TOKENS_PATH = '/accounts/tokens/';
 
 export const tokenForm = z.object({
   name: z
-    .string({ error: 'Name the token.' })
+    .string({ error: msg('tokens.name_required') })
     .trim()
-    .max(100, 'Token names have at most 100 characters.')
+    .max(100, msg('tokens.name_too_long'))
     // Empty, or invisible characters alone (zero-width spaces): nothing to tell tokens apart by.
-    .refine((name) => identityKeyProblem(name) !== 'empty', 'Name the token.'),
-  scope: z.enum(['read', 'write'], { error: 'Select a valid choice: read or write.' }),
+    .refine((name) => identityKeyProblem(name) !== 'empty', msg('tokens.name_required')),
+  scope: z.enum(['read', 'write'], { error: msg('tokens.scope_invalid') }),
 });
 
 type PkParams = { Params: { pk: string } };
@@ -39,7 +40,7 @@ export async function tokensRoutes(app: FastifyInstance, { db }: { db: Kysely<Da
     if (!form.ok) return showList(request, reply, 400, form);
     const created = await tokens.create(request.user!.id, form.data);
     if (!created.ok) {
-      const errors = { __all__: [`You have ${MAX_TOKENS_PER_USER} tokens, the most one account may hold. Revoke one you no longer use first.`] };
+      const errors = { __all__: [{ key: msg('tokens.too_many'), values: { max: MAX_TOKENS_PER_USER } }] };
       return showList(request, reply, 400, { values: { name: form.data.name, scope: form.data.scope }, errors });
     }
     // Rendered, not redirected to: the token exists in the clear only in this answer (no-store).
@@ -49,7 +50,7 @@ export async function tokensRoutes(app: FastifyInstance, { db }: { db: Kysely<Da
 
   app.post<PkParams>('/accounts/tokens/:pk/delete/', async (request, reply) => {
     if (!(await tokens.revoke(request.user!.id, pathId(request)))) throw new NotFound();
-    request.flash('The token was revoked: it no longer works.');
+    request.flash('tokens.revoked');
     return reply.redirect(TOKENS_PATH, 302);
   });
 }

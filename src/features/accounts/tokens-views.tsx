@@ -5,55 +5,54 @@ import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { TokenRow } from './tokens-repository.js';
 
-const SCOPE_CHOICES = [
-  { value: 'read', label: 'Read only' },
-  { value: 'write', label: 'Read and write' },
+const scopeChoices = (ctx: ViewContext) => [
+  { value: 'read', label: ctx.t('tokens.choice_read') },
+  { value: 'write', label: ctx.t('tokens.choice_write') },
 ];
 
 /** The token just created, in the clear: this answer is the only place it ever appears. */
-function NewToken({ token, name }: { token: string; name: string }) {
+function NewToken({ ctx, token, name }: { ctx: ViewContext; token: string; name: string }) {
   return (
     <section class="new-token" aria-labelledby="new-token-title">
-      <h2 id="new-token-title">Your new token “{name}”</h2>
+      <h2 id="new-token-title">{ctx.t('tokens.new_title', { name })}</h2>
       <p>
         <code class="token-value">{token}</code>
       </p>
       <p>
-        <strong>Copy it now and keep it somewhere safe: it is shown only this once.</strong> Send it as{' '}
-        <code>Authorization: Bearer {TOKEN_PREFIX}…</code> to <a href="/api/v1/docs/">the API</a>. Lost, it cannot be shown again: revoke it and
-        make another.
+        <strong>{ctx.t('tokens.copy_now')}</strong> {ctx.t('tokens.send_as')} <code>Authorization: Bearer {TOKEN_PREFIX}…</code>{' '}
+        {ctx.t('tokens.to')} <a href="/api/v1/docs/">{ctx.t('tokens.the_api')}</a>{ctx.t('tokens.lost')}
       </p>
     </section>
   );
 }
 
 function TokenTable({ ctx, tokens }: { ctx: ViewContext; tokens: TokenRow[] }) {
-  if (tokens.length === 0) return <p class="empty">You have no tokens yet.</p>;
+  if (tokens.length === 0) return <p class="empty">{ctx.t('tokens.none')}</p>;
   return (
     <div class="table-scroll">
       <table class="stack-on-phone">
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Token</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col"><span class="visually-hidden">Revoke</span></th>
+            <th scope="col">{ctx.t('tokens.name')}</th>
+            <th scope="col">{ctx.t('tokens.token')}</th>
+            <th scope="col">{ctx.t('tokens.scope')}</th>
+            <th scope="col">{ctx.t('tokens.created')}</th>
+            <th scope="col">{ctx.t('tokens.last_used')}</th>
+            <th scope="col"><span class="visually-hidden">{ctx.t('tokens.revoke')}</span></th>
           </tr>
         </thead>
         <tbody>
           {tokens.map((token) => (
             <tr>
               <th scope="row">{token.name}</th>
-              <td data-label="Token"><code>{TOKEN_PREFIX}{token.hint}…</code></td>
-              <td data-label="Scope">{token.scope === 'write' ? 'read and write' : 'read only'}</td>
-              <td data-label="Created"><Time ms={token.created_at} /></td>
-              <td data-label="Last used">{token.last_used_at === null ? 'never' : <Time ms={token.last_used_at} />}</td>
+              <td data-label={ctx.t('tokens.token')}><code>{TOKEN_PREFIX}{token.hint}…</code></td>
+              <td data-label={ctx.t('tokens.scope')}>{token.scope === 'write' ? ctx.t('tokens.scope_write') : ctx.t('tokens.scope_read')}</td>
+              <td data-label={ctx.t('tokens.created')}><Time ms={token.created_at} /></td>
+              <td data-label={ctx.t('tokens.last_used')}>{token.last_used_at === null ? ctx.t('tokens.never') : <Time ms={token.last_used_at} />}</td>
               <td class="admin-actions">
                 <form method="post" action={`/accounts/tokens/${token.id}/delete/`} class="inline">
                   <CsrfField ctx={ctx} />
-                  <button type="submit" class="secondary outline" aria-label={`Revoke ${token.name}`}>Revoke</button>
+                  <button type="submit" class="secondary outline" aria-label={ctx.t('tokens.revoke_named', { name: token.name })}>{ctx.t('tokens.revoke')}</button>
                 </form>
               </td>
             </tr>
@@ -72,25 +71,24 @@ export function TokensPage({ ctx, tokens, created, values = {}, errors = {} }: {
   errors?: FormErrors;
 }) {
   return (
-    <Layout ctx={ctx} title="Access tokens">
-      <h1>Access tokens</h1>
+    <Layout ctx={ctx} title={ctx.t('tokens.title')}>
+      <h1>{ctx.t('tokens.title')}</h1>
       <p>
-        A personal access token lets a script use <a href="/api/v1/docs/">the JSON API</a> as you, without your password. Revoke one and it stops
-        working at once.
+        {ctx.t('tokens.lead_before')} <a href="/api/v1/docs/">{ctx.t('tokens.lead_api')}</a> {ctx.t('tokens.lead_after')}
       </p>
-      {created ? <NewToken {...created} /> : null}
+      {created ? <NewToken ctx={ctx} {...created} /> : null}
       <TokenTable ctx={ctx} tokens={tokens} />
       <section aria-labelledby="new-token-form">
-        <h2 id="new-token-form">New token</h2>
+        <h2 id="new-token-form">{ctx.t('tokens.new_form')}</h2>
         <form method="post" action="/accounts/tokens/new/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
           <div class="grid">
-            <Field name="name" label="Name" value={values.name} errors={errors} required maxLength={100} help="What it is for, such as “backup script”." />
-            <Select name="scope" label="Scope" value={values.scope ?? 'read'} errors={errors} choices={SCOPE_CHOICES}
-              help="A read-only token may look at everything you can, and change nothing." />
+            <Field name="name" label={ctx.t('tokens.name')} value={values.name} errors={errors} required maxLength={100} help={ctx.t('tokens.name_help')} />
+            <Select name="scope" label={ctx.t('tokens.scope')} value={values.scope ?? 'read'} errors={errors} choices={scopeChoices(ctx)}
+              help={ctx.t('tokens.scope_help')} />
           </div>
-          <button type="submit">Create token</button>
+          <button type="submit">{ctx.t('tokens.submit')}</button>
         </form>
       </section>
     </Layout>

@@ -6,21 +6,22 @@ import type { Database } from '../../db/schema.js';
 import { logIn } from '../../platform/chain/authentication.js';
 import type { SessionStore } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
+import { msg } from '../../platform/i18n/index.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { viewContext } from '../../platform/views/render.js';
 import { UsersRepository } from './repository.js';
 import { safeNextPath } from './safe-next.js';
-import { type Attempt, type AttemptThrottle, LOGIN_WINDOW_MS, type Limit, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_USERNAME, waitInMinutes } from './throttle.js';
+import { type Attempt, type AttemptThrottle, LOGIN_WINDOW_MS, type Limit, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_USERNAME, minutesToWait } from './throttle.js';
 import { LOGIN_CODE_PATH, endPendingSignIn, hasPendingCookie, pendingSignIn, provenWithCurrentPassword, startPendingSignIn } from './two-factor-pending.js';
 import { TwoFactorService } from './two-factor-service.js';
 import { LoginCodePage, RecoveryCodesPage, TwoFactorOnPage, TwoFactorSetupPage } from './two-factor-views.js';
 
 const publicRoute = { config: { public: true } };
 
-const code = z.string({ error: 'Enter the code.' }).trim().min(1, 'Enter the code.').max(40, 'That code is too long.');
+const code = z.string({ error: msg('two_factor.code_required') }).trim().min(1, msg('two_factor.code_required')).max(40, msg('two_factor.code_too_long'));
 const codeForm = z.object({ code });
 const disableForm = z.object({
-  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(4096, 'That password is too long.'),
+  password: z.string({ error: msg('form.your_password') }).min(1, msg('form.your_password')).max(4096, msg('form.password_too_long')),
   code,
 });
 
@@ -37,7 +38,7 @@ export function codeLimits(userId: number, ip: string): Limit[] {
 
 function refusal(reply: FastifyReply, attempt: Attempt & { ok: false }): FormErrors {
   reply.header('retry-after', String(attempt.retryAfterSeconds));
-  return { __all__: [`Too many wrong codes. Try again in ${waitInMinutes(attempt.retryAfterSeconds)}.`] };
+  return { __all__: [{ key: 'throttle.codes', values: { minutes: minutesToWait(attempt.retryAfterSeconds) } }] };
 }
 
 /**
@@ -96,7 +97,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
       return showSettings(request, reply, 400, disabled.errors);
     }
     await throttle.forgive(limits[0]!.scope);
-    request.flash('Two-factor sign-in is off.');
+    request.flash('two_factor.turned_off');
     return reply.redirect('/accounts/2fa/', 302);
   });
 
@@ -112,7 +113,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
   const startAgain = (request: FastifyRequest, reply: FastifyReply) => {
     if (hasPendingCookie(request)) {
       endPendingSignIn(reply, config);
-      request.flash('Your sign-in timed out. Please log in again.', 'info');
+      request.flash('two_factor.timed_out', 'info');
     }
     return reply.redirect('/accounts/login/', 302);
   };
@@ -133,7 +134,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
     const attempt = await throttle.reserve(limits);
     if (!attempt.ok) return showCodePage(429, refusal(reply, attempt));
     const accepted = await throttle.checking(attempt, () => twoFactor.acceptCode(user.id, form.data.code));
-    if (!accepted) return showCodePage(400, { code: ['That code is not right, or it was used already. Type the newest code, or an unused recovery code.'] });
+    if (!accepted) return showCodePage(400, { code: [msg('two_factor.code_wrong_at_login')] });
     await throttle.release(attempt);
     await throttle.forgive(limits[0]!.scope);
     endPendingSignIn(reply, config);

@@ -13,7 +13,7 @@ export type Enrolment =
   | { enabled: false; secret: string; uri: string; qrCode: string }
   | { enabled: true; recoveryCodesLeft: number };
 
-const WRONG_CODE = 'That code is not right. Check that your phone’s clock is right, and type the newest code.';
+const WRONG_CODE = 'two_factor.code_wrong';
 
 export class TwoFactorService {
   private readonly repository: TwoFactorRepository;
@@ -46,8 +46,8 @@ export class TwoFactorService {
    */
   async enable(userId: number, code: string, keepSessionKey: string, now = Date.now()): Promise<Outcome<string[]>> {
     const state = await this.repository.findState(userId);
-    if (state?.totp_enabled === 1) return { ok: false, errors: { __all__: ['Two-factor sign-in is already on.'] } };
-    if (!state?.totp_secret) return { ok: false, errors: { __all__: ['Start again from the QR code.'] } };
+    if (state?.totp_enabled === 1) return { ok: false, errors: { __all__: ['two_factor.already_on'] } };
+    if (!state?.totp_secret) return { ok: false, errors: { __all__: ['two_factor.start_again_qr'] } };
     const totpCode = asTotpCode(code);
     const step = totpCode === null ? null : totpStep(state.totp_secret, totpCode, now);
     if (step === null) return { ok: false, errors: { code: [WRONG_CODE] } };
@@ -58,7 +58,7 @@ export class TwoFactorService {
       await this.sessions.withDb(trx).deleteForUser(userId, keepSessionKey);
       return true;
     });
-    if (!enabled) return { ok: false, errors: { __all__: ['Two-factor sign-in changed in another window. Reload this page.'] } };
+    if (!enabled) return { ok: false, errors: { __all__: ['two_factor.changed_elsewhere'] } };
     return { ok: true, value: recoveryCodes };
   }
 
@@ -83,9 +83,9 @@ export class TwoFactorService {
   async disable(userId: number, password: string, code: string, now = Date.now()): Promise<Outcome<void>> {
     const user = await this.users.findById(userId);
     if (!user) throw new NotFound();
-    if (user.totp_enabled !== 1) return { ok: false, errors: { __all__: ['Two-factor sign-in is already off.'] } };
+    if (user.totp_enabled !== 1) return { ok: false, errors: { __all__: ['two_factor.already_off'] } };
     const { ok } = await verifyPassword(password, user.password, this.config.pbkdf2Iterations);
-    if (!ok) return { ok: false, errors: { password: ['Your password was entered incorrectly. Please enter it again.'] } };
+    if (!ok) return { ok: false, errors: { password: ['two_factor.password_wrong'] } };
     if (!(await this.acceptCode(userId, code, now))) return { ok: false, errors: { code: [WRONG_CODE] } };
     await this.repository.disable(userId);
     return { ok: true, value: undefined };

@@ -4,9 +4,7 @@ import type { ViewContext } from '../../platform/views/render.js';
 import { LOGIN_CODE_PATH } from './two-factor-pending.js';
 import { NoEmailNote } from './views.js';
 
-const TITLE = 'Two-factor sign-in';
-
-function CodeField({ errors, label = 'Code from your app', autofocus }: { errors: FormErrors; label?: string; autofocus?: boolean }) {
+function CodeField({ errors, label, autofocus }: { errors: FormErrors; label: string; autofocus?: boolean }) {
   return <Field name="code" label={label} errors={errors} required autocomplete="one-time-code" maxLength={40} autofocus={autofocus} />;
 }
 
@@ -17,20 +15,20 @@ function grouped(secret: string): string {
 
 export function TwoFactorSetupPage({ ctx, secret, qrCode, errors = {} }: { ctx: ViewContext; secret: string; qrCode: string; errors?: FormErrors }) {
   return (
-    <Layout ctx={ctx} title={TITLE}>
+    <Layout ctx={ctx} title={ctx.t('two_factor.link')}>
       <article class="narrow">
-        <h1>{TITLE}</h1>
-        <p class="lead">Sign-in will ask for a code from your phone after your password.</p>
-        <p>Scan this QR code with an authenticator app (such as Aegis, FreeOTP or Google Authenticator):</p>
-        <img src={qrCode} width={240} height={240} alt="QR code holding your two-factor secret" />
+        <h1>{ctx.t('two_factor.link')}</h1>
+        <p class="lead">{ctx.t('two_factor.lead')}</p>
+        <p>{ctx.t('two_factor.scan')}</p>
+        <img src={qrCode} width={240} height={240} alt={ctx.t('two_factor.qr_alt')} />
         <p>
-          Or type this key into the app: <code>{grouped(secret)}</code>
+          {ctx.t('two_factor.type_key')} <code>{grouped(secret)}</code>
         </p>
         <form method="post" action="/accounts/2fa/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <CodeField errors={errors} label="Then type the code the app shows" />
-          <button type="submit">Turn on two-factor sign-in</button>
+          <CodeField errors={errors} label={ctx.t('two_factor.then_type')} />
+          <button type="submit">{ctx.t('two_factor.turn_on')}</button>
         </form>
       </article>
     </Layout>
@@ -39,12 +37,11 @@ export function TwoFactorSetupPage({ ctx, secret, qrCode, errors = {} }: { ctx: 
 
 export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: string[] }) {
   return (
-    <Layout ctx={ctx} title="Your recovery codes">
+    <Layout ctx={ctx} title={ctx.t('two_factor.codes_title')}>
       <article class="narrow">
-        <h1>Two-factor sign-in is on</h1>
+        <h1>{ctx.t('two_factor.is_on')}</h1>
         <p>
-          Keep these recovery codes somewhere safe, away from your phone. If you lose your phone, each of them
-          signs you in once in place of a code. <strong>They are shown only this once.</strong>
+          {ctx.t('two_factor.keep_codes')} <strong>{ctx.t('two_factor.shown_once')}</strong>
         </p>
         <ul class="recovery-codes">
           {codes.map((code) => (
@@ -53,16 +50,16 @@ export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: str
             </li>
           ))}
         </ul>
-        <p>You were logged out everywhere else: sign in there again with your password and a code.</p>
+        <p>{ctx.t('two_factor.logged_out_elsewhere')}</p>
         <NoEmailNote
           ctx={ctx}
           then={
             <>
-              with a lost phone and a forgotten password you would be locked out, so <a href="/accounts/">add one to your account</a>.
+              {ctx.t('two_factor.no_email_then')} <a href="/accounts/">{ctx.t('two_factor.no_email_link')}</a>.
             </>
           }
         />
-        <a href="/accounts/2fa/" role="button">I have saved them</a>
+        <a href="/accounts/2fa/" role="button">{ctx.t('two_factor.saved_them')}</a>
       </article>
     </Layout>
   );
@@ -70,20 +67,18 @@ export function RecoveryCodesPage({ ctx, codes }: { ctx: ViewContext; codes: str
 
 export function TwoFactorOnPage({ ctx, recoveryCodesLeft, errors = {} }: { ctx: ViewContext; recoveryCodesLeft: number; errors?: FormErrors }) {
   return (
-    <Layout ctx={ctx} title={TITLE}>
+    <Layout ctx={ctx} title={ctx.t('two_factor.link')}>
       <article class="narrow">
-        <h1>{TITLE}</h1>
-        <p class="lead">On: sign-in asks for a code from your phone after your password.</p>
-        <p>
-          {recoveryCodesLeft === 1 ? 'One recovery code is' : `${recoveryCodesLeft} recovery codes are`} left unused.
-        </p>
-        <h2>Turn it off</h2>
+        <h1>{ctx.t('two_factor.link')}</h1>
+        <p class="lead">{ctx.t('two_factor.on_lead')}</p>
+        <p>{ctx.t('two_factor.codes_left', { count: recoveryCodesLeft })}</p>
+        <h2>{ctx.t('two_factor.turn_it_off')}</h2>
         <form method="post" action="/accounts/2fa/disable/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="password" label="Your password" type="password" errors={errors} required autocomplete="current-password" />
-          <CodeField errors={errors} label="A code from your app, or a recovery code" />
-          <button type="submit" class="secondary">Turn off two-factor sign-in</button>
+          <Field name="password" label={ctx.t('two_factor.your_password')} type="password" errors={errors} required autocomplete="current-password" />
+          <CodeField errors={errors} label={ctx.t('two_factor.code_or_recovery')} />
+          <button type="submit" class="secondary">{ctx.t('two_factor.turn_off')}</button>
         </form>
       </article>
     </Layout>
@@ -92,18 +87,18 @@ export function TwoFactorOnPage({ ctx, recoveryCodesLeft, errors = {} }: { ctx: 
 
 export function LoginCodePage({ ctx, errors = {} }: { ctx: ViewContext; errors?: FormErrors }) {
   return (
-    <Layout ctx={ctx} title="Enter your code">
+    <Layout ctx={ctx} title={ctx.t('two_factor.enter_code_title')}>
       <article class="narrow">
-        <h1>Enter your code</h1>
-        <p class="lead">Open your authenticator app and type the code it shows for groupnotes.</p>
+        <h1>{ctx.t('two_factor.enter_code_title')}</h1>
+        <p class="lead">{ctx.t('two_factor.enter_code_lead')}</p>
         <form method="post" action={LOGIN_CODE_PATH} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <CodeField errors={errors} autofocus />
-          <button type="submit">Log in</button>
+          <CodeField errors={errors} label={ctx.t('two_factor.code_from_app')} autofocus />
+          <button type="submit">{ctx.t('two_factor.log_in')}</button>
         </form>
         <p>
-          No phone at hand? Type one of your recovery codes instead. <a href="/accounts/login/">Start again</a>
+          {ctx.t('two_factor.no_phone')} <a href="/accounts/login/">{ctx.t('two_factor.start_again')}</a>
         </p>
       </article>
     </Layout>

@@ -1,3 +1,5 @@
+import { localeOf } from '../../platform/time-zones.js';
+
 // "Chrome on Linux" for a session's User-Agent string: enough to tell one's own devices apart on
 // the sessions page. The order matters: Edge, Opera and Samsung Internet also say "Chrome", and
 // Chrome also says "Safari". The raw string stays available as the cell's title.
@@ -27,12 +29,9 @@ function first(table: [RegExp, string][], userAgent: string): string | undefined
   return table.find(([pattern]) => pattern.test(userAgent))?.[1];
 }
 
-/** "Firefox on Windows", "Safari on iOS", "Chrome", "Unknown browser on Linux", or "Unknown browser". */
-export function describeUserAgent(userAgent: string): string {
-  const browser = first(BROWSERS, userAgent);
-  const system = first(SYSTEMS, userAgent);
-  if (!browser && !system) return 'Unknown browser';
-  return system ? `${browser ?? 'Unknown browser'} on ${system}` : (browser ?? 'Unknown browser');
+/** The browser and the system named by a User-Agent string, each when known ("Firefox", "Windows"). */
+export function describeUserAgent(userAgent: string): { browser?: string | undefined; system?: string | undefined } {
+  return { browser: first(BROWSERS, userAgent), system: first(SYSTEMS, userAgent) };
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -44,13 +43,15 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** "just now", "5 minutes ago", "yesterday", "3 weeks ago": how long ago `ms` was, roughly. */
-export function timeAgo(ms: number, now = Date.now()): string {
+/**
+ * "5 minutes ago", "yesterday", "3 weeks ago" in `language`: how long ago `ms` was, roughly; null
+ * under a minute, which the page says in its own words ("just now").
+ */
+export function timeAgo(ms: number, language: string, now = Date.now()): string | null {
   const elapsed = Math.max(0, now - ms);
+  const relative = new Intl.RelativeTimeFormat(localeOf(language), { numeric: 'auto' });
   for (const [unit, size] of UNITS) {
-    if (elapsed >= size) return RELATIVE.format(-Math.floor(elapsed / size), unit);
+    if (elapsed >= size) return relative.format(-Math.floor(elapsed / size), unit);
   }
-  return 'just now';
+  return null;
 }

@@ -1,7 +1,5 @@
-import { currencyChoices } from '../../platform/currencies.js';
 import type { ComponentChildren } from 'preact';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
-import { timeZoneChoices } from '../../platform/time-zones.js';
+import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import { TimeAgo } from '../../platform/views/controls.js';
@@ -49,31 +47,31 @@ export function NoEmailNote({ ctx, then }: { ctx: ViewContext; then: ComponentCh
   if (ctx.user?.email) return null;
   return (
     <p role="note" class="no-email-note">
-      <strong>Your account has no email address</strong>, so a forgotten password cannot be reset by mail: {then}
+      <strong>{ctx.t('no_email.title')}</strong>{ctx.t('no_email.body')} {then}
     </p>
   );
 }
 
 export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
   return (
-    <Layout ctx={ctx} title="Create an account">
+    <Layout ctx={ctx} title={ctx.t('register.title')}>
       <article class="narrow">
-        <h1>Create an account</h1>
+        <h1>{ctx.t('register.title')}</h1>
         <form method="post" action="/register/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="username" label="Username" value={values.username} errors={errors} required autocomplete="username" maxLength={150}
-            help="Up to 150 letters, digits and @ . + - _" />
-          <Field name="email" label="Email (optional)" type="email" value={values.email} errors={errors} autocomplete="email"
-            help="Only used to reset a forgotten password: without one, a forgotten password cannot be reset." />
-          <Field name="password1" label="Password" type="password" value={errors.password2 ? values.password1 : undefined} keepPassword errors={errors} required autocomplete="new-password"
-            help="At least 8 characters, not too common, not all digits, not like your username." />
-          <Field name="password2" label="Password again" type="password" errors={errors} required autocomplete="new-password" />
+          <Field name="username" label={ctx.t('field.username')} value={values.username} errors={errors} required autocomplete="username" maxLength={150}
+            help={ctx.t('register.username_help')} />
+          <Field name="email" label={ctx.t('field.email_optional')} type="email" value={values.email} errors={errors} autocomplete="email"
+            help={ctx.t('field.email_help')} />
+          <Field name="password1" label={ctx.t('field.password')} type="password" value={errors.password2 ? values.password1 : undefined} keepPassword errors={errors} required autocomplete="new-password"
+            help={ctx.t('password.rules')} />
+          <Field name="password2" label={ctx.t('register.password_again')} type="password" errors={errors} required autocomplete="new-password" />
           <input type="hidden" name="timezone" value={values.timezone ?? ''} data-guess-time-zone />
-          <button type="submit">Create account</button>
+          <button type="submit">{ctx.t('register.submit')}</button>
         </form>
         <p>
-          Already have an account? <a href="/accounts/login/">Log in</a>.
+          {ctx.t('register.have_account')} <a href="/accounts/login/">{ctx.t('register.log_in')}</a>.
         </p>
       </article>
     </Layout>
@@ -82,24 +80,24 @@ export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
 
 export function PasswordChangePage({ ctx, values = {}, errors = {} }: FormProps) {
   return (
-    <Layout ctx={ctx} title="Change password">
+    <Layout ctx={ctx} title={ctx.t('password_change.title')}>
       <article class="narrow">
-        <h1>Change your password</h1>
-        <p>Changing it logs you out everywhere else.</p>
-        <NoEmailNote ctx={ctx} then="keep this one somewhere safe." />
+        <h1>{ctx.t('password_change.heading')}</h1>
+        <p>{ctx.t('password_change.lead')}</p>
+        <NoEmailNote ctx={ctx} then={ctx.t('password_change.no_email_then')} />
         <form method="post" action="/accounts/password_change/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="old_password" label="Current password" type="password" errors={errors} required autocomplete="current-password" />
-          <Field name="new_password1" label="New password" type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" />
-          <Field name="new_password2" label="New password again" type="password" errors={errors} required autocomplete="new-password" />
-          <button type="submit">Change password</button>
+          <Field name="old_password" label={ctx.t('password_change.current')} type="password" errors={errors} required autocomplete="current-password" />
+          <Field name="new_password1" label={ctx.t('password_change.new')} type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" />
+          <Field name="new_password2" label={ctx.t('password_change.new_again')} type="password" errors={errors} required autocomplete="new-password" />
+          <button type="submit">{ctx.t('password_change.submit')}</button>
         </form>
         <p>
-          <a href="/accounts/sessions/">See where you are logged in</a>
+          <a href="/accounts/sessions/">{ctx.t('password_change.sessions_link')}</a>
         </p>
         <p>
-          <a href="/accounts/2fa/">Two-factor sign-in</a>
+          <a href="/accounts/2fa/">{ctx.t('two_factor.link')}</a>
         </p>
       </article>
     </Layout>
@@ -108,11 +106,11 @@ export function PasswordChangePage({ ctx, values = {}, errors = {} }: FormProps)
 
 export function PasswordChangeDonePage({ ctx }: { ctx: ViewContext }) {
   return (
-    <Layout ctx={ctx} title="Password changed">
+    <Layout ctx={ctx} title={ctx.t('password_change_done.title')}>
       <article class="narrow">
-        <h1>Password changed</h1>
-        <p>Your password was changed, and every other session of yours has ended.</p>
-        <a href="/notes/" role="button">Back to your notes</a>
+        <h1>{ctx.t('password_change_done.title')}</h1>
+        <p>{ctx.t('password_change_done.body')}</p>
+        <a href="/notes/" role="button">{ctx.t('password_change_done.back')}</a>
       </article>
     </Layout>
   );
@@ -126,20 +124,31 @@ interface SessionRow {
   ip_address: string;
 }
 
+/** "Firefox on Windows": the browser and system names are the products' own, the rest is the catalogue's. */
+function browserOf(ctx: ViewContext, userAgent: string): string {
+  const { browser, system } = describeUserAgent(userAgent);
+  const named = browser ?? ctx.t('sessions.unknown_browser');
+  return system ? ctx.t('sessions.browser_on_system', { browser: named, system }) : named;
+}
+
+function Ago({ ctx, ms, timeZone }: { ctx: ViewContext; ms: number; timeZone: string }) {
+  return <TimeAgo ms={ms} text={timeAgo(ms, ctx.language) ?? ctx.t('sessions.just_now')} timeZone={timeZone} />;
+}
+
 export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; sessions: SessionRow[]; currentKey: string }) {
   const timeZone = ctx.user?.timezone || 'UTC';
   return (
-    <Layout ctx={ctx} title="Your sessions">
-      <h1>Where you are logged in</h1>
+    <Layout ctx={ctx} title={ctx.t('sessions.title')}>
+      <h1>{ctx.t('sessions.heading')}</h1>
       <div class="table-scroll">
         <table>
           <thead>
             <tr>
-              <th scope="col">Browser</th>
-              <th scope="col">Address</th>
-              <th scope="col">Logged in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col"><span class="visually-hidden">Log out</span></th>
+              <th scope="col">{ctx.t('sessions.browser')}</th>
+              <th scope="col">{ctx.t('sessions.address')}</th>
+              <th scope="col">{ctx.t('sessions.logged_in')}</th>
+              <th scope="col">{ctx.t('sessions.last_seen')}</th>
+              <th scope="col"><span class="visually-hidden">{ctx.t('sessions.log_out')}</span></th>
             </tr>
           </thead>
           <tbody>
@@ -148,16 +157,16 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
               return (
                 <tr>
                   <td>
-                    <span title={session.user_agent || undefined}>{describeUserAgent(session.user_agent)}</span>
-                    {current ? <strong class="badge">this browser</strong> : null}
+                    <span title={session.user_agent || undefined}>{browserOf(ctx, session.user_agent)}</span>
+                    {current ? <strong class="badge">{ctx.t('sessions.this_browser')}</strong> : null}
                   </td>
-                  <td>{session.ip_address || 'unknown'}</td>
-                  <td><TimeAgo ms={session.created_at} text={timeAgo(session.created_at)} timeZone={timeZone} /></td>
-                  <td><TimeAgo ms={session.last_seen} text={timeAgo(session.last_seen)} timeZone={timeZone} /></td>
+                  <td>{session.ip_address || ctx.t('sessions.unknown_address')}</td>
+                  <td><Ago ctx={ctx} ms={session.created_at} timeZone={timeZone} /></td>
+                  <td><Ago ctx={ctx} ms={session.last_seen} timeZone={timeZone} /></td>
                   <td>
                     <form method="post" action={`/accounts/sessions/${sessionKeyId(session.session_key)}/delete/`} class="inline">
                       <CsrfField ctx={ctx} />
-                      <button type="submit" class="secondary outline">{current ? 'End and log out' : 'End'}</button>
+                      <button type="submit" class="secondary outline">{current ? ctx.t('sessions.end_and_log_out') : ctx.t('sessions.end')}</button>
                     </form>
                   </td>
                 </tr>
@@ -169,44 +178,14 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
       {sessions.length > 1 ? (
         <form method="post" action="/accounts/sessions/">
           <CsrfField ctx={ctx} />
-          <button type="submit" class="secondary">Log out everywhere else</button>
+          <button type="submit" class="secondary">{ctx.t('sessions.log_out_elsewhere')}</button>
         </form>
       ) : (
-        <p>This is your only session.</p>
+        <p>{ctx.t('sessions.only_one')}</p>
       )}
       <p>
-        <a href="/accounts/2fa/">Two-factor sign-in</a>: ask for a code from your phone after the password.
+        <a href="/accounts/2fa/">{ctx.t('two_factor.link')}</a>{ctx.t('sessions.two_factor_hint')}
       </p>
-    </Layout>
-  );
-}
-
-export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; values: FormValues; errors?: FormErrors }) {
-  return (
-    <Layout ctx={ctx} title="Your account">
-      <article class="narrow">
-        <h1>Your account</h1>
-        <NoEmailNote ctx={ctx} then="add one below." />
-        <form method="post" action="/accounts/" novalidate>
-          <CsrfField ctx={ctx} />
-          <FormAlert errors={errors} />
-          <Field name="email" label="Email (optional)" type="email" value={values.email} errors={errors} autocomplete="email"
-            help="Only used to reset a forgotten password: without one, a forgotten password cannot be reset." />
-          <Select name="timezone" label="Time zone" value={values.timezone} errors={errors} choices={timeZoneChoices(values.timezone).map((zone) => ({ value: zone, label: zone }))}
-            help="Your “today”: when a to-do item is overdue." />
-          <Select name="currency" label="Currency" value={values.currency} errors={errors} choices={currencyChoices()}
-            help="How shopping list prices and totals are shown to you." />
-          <button type="submit">Save</button>
-        </form>
-        <ul>
-          <li><a href="/accounts/sessions/">Where you are logged in</a></li>
-          <li><a href="/accounts/password_change/">Change your password</a></li>
-          <li><a href="/accounts/2fa/">Two-factor sign-in</a></li>
-          <li><a href="/accounts/tokens/">Access tokens</a> for scripts using the API</li>
-          <li><a href="/accounts/export/">Download your data</a> (a zip of Markdown files) · <a href="/accounts/import/">Import notes</a></li>
-          <li><a href="/accounts/delete/">Delete your account</a></li>
-        </ul>
-      </article>
     </Layout>
   );
 }

@@ -1,7 +1,9 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { type MessageKey, msg } from '../i18n/index.js';
 
 // Django's default password validators: minimum length, user attribute similarity,
-// common passwords and all-numeric, with Django's messages.
+// common passwords and all-numeric, with Django's messages (catalogue keys: the form shows them
+// in the page's language).
 
 const MIN_LENGTH = 8;
 const MAX_SIMILARITY = 0.7;
@@ -23,29 +25,38 @@ function quickRatio(a: string, b: string): number {
   return total === 0 ? 1 : (2 * matches) / total;
 }
 
-function tooSimilar(password: string, attributes: Record<string, string>): string | null {
+/** A rule broken: a catalogue key, with the length the rule asks for when it is about length. */
+export interface PasswordProblem {
+  key: MessageKey;
+  values?: { min: number };
+}
+
+function tooSimilar(password: string, attributes: [MessageKey, string][]): PasswordProblem | null {
   const lower = password.toLowerCase();
-  for (const [label, value] of Object.entries(attributes)) {
+  for (const [key, value] of attributes) {
     if (!value) continue;
     const parts = [value, ...value.split(/\W+/)].map((part) => part.toLowerCase()).filter(Boolean);
     for (const part of parts) {
       // Django skips comparisons that cannot reach the threshold because of the length difference.
       if (lower.length >= 10 * part.length && part.length < MAX_SIMILARITY * 10) continue;
-      if (quickRatio(lower, part) >= MAX_SIMILARITY) return `The password is too similar to the ${label}.`;
+      if (quickRatio(lower, part) >= MAX_SIMILARITY) return { key };
     }
   }
   return null;
 }
 
 /** Every rule the password breaks, as messages for the form; empty when it is acceptable. */
-export function passwordProblems(password: string, user: { username: string; email?: string }): string[] {
-  const problems: string[] = [];
-  const similar = tooSimilar(password, { username: user.username, 'email address': user.email ?? '' });
+export function passwordProblems(password: string, user: { username: string; email?: string }): PasswordProblem[] {
+  const problems: PasswordProblem[] = [];
+  const similar = tooSimilar(password, [
+    [msg('password.too_similar_username'), user.username],
+    [msg('password.too_similar_email'), user.email ?? ''],
+  ]);
   if (similar) problems.push(similar);
   if (password.length < MIN_LENGTH) {
-    problems.push(`This password is too short. It must contain at least ${MIN_LENGTH} characters.`);
+    problems.push({ key: msg('password.too_short'), values: { min: MIN_LENGTH } });
   }
-  if (commonPasswords.has(password.toLowerCase().trim())) problems.push('This password is too common.');
-  if (/^\d+$/.test(password)) problems.push('This password is entirely numeric.');
+  if (commonPasswords.has(password.toLowerCase().trim())) problems.push({ key: msg('password.too_common') });
+  if (/^\d+$/.test(password)) problems.push({ key: msg('password.numeric') });
   return problems;
 }

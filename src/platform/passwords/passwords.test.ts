@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { hashPassword, randomString, verifyPassword } from './passwords.js';
 import { passwordProblems } from './password-rules.js';
+import { translate, translator } from '../i18n/index.js';
 
 // These run at the real cost (1,000,000 and 870,000 iterations), as the default configuration does.
 const DEFAULT_ITERATIONS = loadConfig({ SECRET_KEY: 'x'.repeat(40) }).pbkdf2Iterations;
@@ -42,14 +43,22 @@ describe('password rules (Django default validators)', () => {
   });
 
   it('refuses short, numeric, common and username-like passwords with Django messages', () => {
-    expect(passwordProblems('a1b2c3', { username: 'zed' })).toContain('This password is too short. It must contain at least 8 characters.');
-    expect(passwordProblems('8675309123', { username: 'zed' })).toContain('This password is entirely numeric.');
-    expect(passwordProblems('password', { username: 'zed' })).toContain('This password is too common.');
-    expect(passwordProblems('Qwertyuiop', { username: 'zed' })).toContain('This password is too common.');
-    expect(passwordProblems('margaret-smith', { username: 'margaret.smith' })).toContain('The password is too similar to the username.');
-    expect(passwordProblems('jkowalski99', { username: 'zed', email: 'jkowalski@example.com' })).toContain(
-      'The password is too similar to the email address.',
-    );
+    // In English, as the form shows them (the messages are catalogue keys).
+    const en = translator('en');
+    const said = (password: string, user: { username: string; email?: string }) => passwordProblems(password, user).map((problem) => translate(en, problem));
+    expect(said('a1b2c3', { username: 'zed' })).toContain('This password is too short. It must contain at least 8 characters.');
+    expect(said('8675309123', { username: 'zed' })).toContain('This password is entirely numeric.');
+    expect(said('password', { username: 'zed' })).toContain('This password is too common.');
+    expect(said('Qwertyuiop', { username: 'zed' })).toContain('This password is too common.');
+    expect(said('margaret-smith', { username: 'margaret.smith' })).toContain('The password is too similar to the username.');
+    expect(said('jkowalski99', { username: 'zed', email: 'jkowalski@example.com' })).toContain('The password is too similar to the email address.');
+  });
+
+  it('are said in Ukrainian too, with Ukrainian plurals', () => {
+    const uk = translator('uk');
+    expect(passwordProblems('Zq8#vL', { username: 'zed' }).map((problem) => translate(uk, problem))).toEqual([
+      'Цей пароль закороткий. У ньому має бути щонайменше 8 символів.',
+    ]);
   });
 });
 

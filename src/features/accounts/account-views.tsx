@@ -1,0 +1,59 @@
+import { CURRENCIES } from '../../platform/currencies.js';
+import { LANGUAGES } from '../../platform/i18n/index.js';
+import { localeOf, timeZoneChoices } from '../../platform/time-zones.js';
+import { type Choice, CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
+import { Layout } from '../../platform/views/layout.js';
+import type { ViewContext } from '../../platform/views/render.js';
+import { NoEmailNote } from './views.js';
+
+/** None, then each currency's code with its name in the page's language. */
+function currencyChoices(ctx: ViewContext): Choice[] {
+  const names = new Intl.DisplayNames(localeOf(ctx.language), { type: 'currency' });
+  return [{ value: '', label: ctx.t('account.currency_none') }, ...CURRENCIES.map((code) => ({ value: code, label: `${code} – ${names.of(code) ?? code}` }))];
+}
+
+/**
+ * A language's name in that language ("English", "Українська"), from Intl rather than the
+ * catalogue: a language added as a folder of locales/ names itself with no code.
+ */
+export function ownName(language: string): string {
+  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
+}
+
+/** The browser's language (no setting), then every language there is a catalogue for. */
+function languageChoices(ctx: ViewContext): Choice[] {
+  return [{ value: '', label: ctx.t('account.language_browser') }, ...LANGUAGES.map((language) => ({ value: language, label: ownName(language) }))];
+}
+
+export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; values: FormValues; errors?: FormErrors }) {
+  return (
+    <Layout ctx={ctx} title={ctx.t('account.title')}>
+      <article class="narrow">
+        <h1>{ctx.t('account.title')}</h1>
+        <NoEmailNote ctx={ctx} then={ctx.t('account.no_email_then')} />
+        <form method="post" action="/accounts/" novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="email" label={ctx.t('field.email_optional')} type="email" value={values.email} errors={errors} autocomplete="email"
+            help={ctx.t('field.email_help')} />
+          <Select name="timezone" label={ctx.t('account.timezone')} value={values.timezone} errors={errors} choices={timeZoneChoices(values.timezone).map((zone) => ({ value: zone, label: zone }))}
+            help={ctx.t('account.timezone_help')} />
+          <Select name="currency" label={ctx.t('account.currency')} value={values.currency} errors={errors} choices={currencyChoices(ctx)}
+            help={ctx.t('account.currency_help')} />
+          <Select name="language" label={ctx.t('account.language')} value={values.language} errors={errors} choices={languageChoices(ctx)}
+            help={ctx.t('account.language_help')} />
+          <button type="submit">{ctx.t('account.save')}</button>
+        </form>
+        <ul>
+          <li><a href="/accounts/sessions/">{ctx.t('account.sessions_link')}</a></li>
+          <li><a href="/accounts/password_change/">{ctx.t('account.password_link')}</a></li>
+          <li><a href="/accounts/2fa/">{ctx.t('two_factor.link')}</a></li>
+          <li><a href="/accounts/tokens/">{ctx.t('account.tokens_link')}</a>{ctx.t('account.tokens_hint')}</li>
+          <li><a href="/accounts/export/">{ctx.t('account.export_link')}</a>{ctx.t('account.export_hint')}<a href="/accounts/import/">{ctx.t('account.import_link')}</a></li>
+          <li><a href="/accounts/delete/">{ctx.t('account.delete_link')}</a></li>
+        </ul>
+      </article>
+    </Layout>
+  );
+}
