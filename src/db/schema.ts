@@ -171,7 +171,10 @@ export interface NotificationsTable {
   user_id: number;
   /** What it is about: `reminder`, `group.added`, `list.shared`... */
   kind: string;
+  /** In English, as sent: what a reader sees when `message` is ''. */
   text: string;
+  /** The words as a catalogue key with values, JSON (`{"key", "values"}`), or '' (rows of before migration 0023). */
+  message: Generated<string>;
   /** A same-site path to what it is about, or ''. */
   link: Generated<string>;
   created_at: number;

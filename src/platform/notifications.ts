@@ -1,12 +1,17 @@
 import type { Expression, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Hub } from './hub/hub.js';
+import { type MessageKey, translate, translator } from './i18n/index.js';
 
 /** What a notification says: features choose the kind, the words and where it points. */
 export interface NewNotification {
   /** `reminder`, `group.added`, `list.shared`... */
   kind: string;
-  text: string;
+  /**
+   * The words: a catalogue key with its values, shown in each reader's language (and kept in
+   * English as `text` too), or text already in the recipient's language (a reminder's mail words).
+   */
+  text: string | { key: MessageKey; values?: Record<string, string | number> };
   /** A same-site path to what it is about. */
   link?: string;
 }
@@ -51,11 +56,13 @@ export class Notifications {
   async add(db: Kysely<Database>, userIds: readonly number[], notification: NewNotification, now = Date.now()): Promise<void> {
     const recipients = [...new Set(userIds)];
     if (recipients.length === 0) return;
-    const text = notification.text.length > TEXT_LIMIT ? `${notification.text.slice(0, TEXT_LIMIT - 1)}…` : notification.text;
+    const words = typeof notification.text === 'string' ? notification.text : translate(translator('en'), notification.text);
+    const message = typeof notification.text === 'string' ? '' : JSON.stringify(notification.text);
+    const text = words.length > TEXT_LIMIT ? `${words.slice(0, TEXT_LIMIT - 1)}…` : words;
     const link = notification.link?.startsWith('/') && !notification.link.startsWith('//') ? notification.link : '';
     await db
       .insertInto('notifications')
-      .values(recipients.map((userId) => ({ user_id: userId, kind: notification.kind, text, link, created_at: now, read_at: null })))
+      .values(recipients.map((userId) => ({ user_id: userId, kind: notification.kind, text, message, link, created_at: now, read_at: null })))
       .execute();
   }
 

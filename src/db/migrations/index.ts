@@ -20,6 +20,7 @@ import * as chatReads from './0019_chat_reads.js';
 import * as userCurrency from './0020_user_currency.js';
 import * as notebookTitleKeys from './0021_notebook_title_keys.js';
 import * as userLanguage from './0022_user_language.js';
+import * as notificationMessages from './0023_notification_messages.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0020_user_currency': userCurrency,
   '0021_notebook_title_keys': notebookTitleKeys,
   '0022_user_language': userLanguage,
+  '0023_notification_messages': notificationMessages,
 };

@@ -3,7 +3,6 @@ import type { Database } from '../../db/schema.js';
 import type { ChatMessagePayload, Hub } from '../../platform/hub/hub.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { mentionedKeys, mentionedMembers } from './chat-mentions.js';
-import { mentionText } from '../notifications/texts.js';
 import { ChatRepository, type StoredChatMessage } from './chat-repository.js';
 
 export const HISTORY_PAGE = 50;
@@ -42,7 +41,7 @@ export class ChatService {
             const inserted = await new ChatRepository(trx).insertIfMember(groupId, author.id, content);
             const members = inserted ? await mentionedMembers(trx, groupId, author.id, keys) : null;
             if (members) {
-              await this.notifications.add(trx, members.ids, { kind: 'chat.mention', text: mentionText(author.username, members.groupName), link: `/groups/${groupId}/chat/` });
+              await this.notifications.add(trx, members.ids, { kind: 'chat.mention', text: { key: 'notifications.chat_mention', values: { author: author.username, group: members.groupName } }, link: `/groups/${groupId}/chat/` });
             }
             return { stored: inserted, mentioned: members?.ids ?? [] };
           });

@@ -7,7 +7,6 @@ import { msg } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
-import { groupAddedText } from '../notifications/texts.js';
 import { GroupsRepository } from './repository.js';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
@@ -83,7 +82,7 @@ export class GroupsService {
         await recordActivity(trx, { groupId: group.id, kind: 'member.added', actorId: addedBy ? group.owner_id : null, memberId: user.id });
         await this.notifications?.add(trx, [user.id], {
           kind: 'group.added',
-          text: groupAddedText(addedBy, group.name),
+          text: addedBy ? { key: 'notifications.group_added_by', values: { by: addedBy, group: group.name } } : { key: 'notifications.group_added', values: { group: group.name } },
           link: `/groups/${group.id}/`,
         });
       });

@@ -1,3 +1,4 @@
+import { msgWith } from '../../platform/i18n/index.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
@@ -98,7 +99,9 @@ export abstract class OwnedListService<
       notifications: this.notifications,
       notification: {
         kind: 'list.shared',
-        text: `${sharedBy ?? 'Someone'} shared the ${this.kind.noun} ${list.title} with you`,
+        text: sharedBy
+          ? msgWith('lists.notification_shared_by', { by: sharedBy, kind: this.kind.name, title: list.title })
+          : msgWith('lists.notification_shared', { kind: this.kind.name, title: list.title }),
         link: `${this.kind.base}/${list.id}/`,
       },
     };

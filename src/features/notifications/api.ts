@@ -6,9 +6,9 @@ import { NotFound } from '../../errors.js';
 import { apiRoute, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
 import { MAX_ID } from '../../platform/ids.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { requestTranslator, type Translator } from '../../platform/i18n/index.js';
+import { requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
 import { type NotificationRow, NotificationsRepository } from './repository.js';
-import { notificationText } from './texts.js';
+import { notificationMessage } from './texts.js';
 
 const notificationJson = z.object({
   id: z.number().int(),
@@ -28,9 +28,9 @@ const listQuery = z.object({
 const cursorShape = z.tuple([z.number().int().positive().max(MAX_ID)]);
 
 /** A notification as JSON, its text in the caller's language where its kind allows (texts.ts). */
-function toJson(row: NotificationRow, t: Translator['t']): z.infer<typeof notificationJson> {
+function toJson(row: NotificationRow, t: Translator): z.infer<typeof notificationJson> {
   const { id, kind, link } = row;
-  return { id, kind, text: notificationText(t, row), link, created_at: new Date(row.created_at).toISOString(), read: row.read_at !== null, read_at: row.read_at === null ? null : new Date(row.read_at).toISOString() };
+  return { id, kind, text: translate(t, notificationMessage(row)), link, created_at: new Date(row.created_at).toISOString(), read: row.read_at !== null, read_at: row.read_at === null ? null : new Date(row.read_at).toISOString() };
 }
 
 /**
@@ -52,7 +52,7 @@ export function notificationsApi(app: FastifyInstance, { db, notifications }: { 
       const rows = await repository.pageBefore(user.id, { beforeId, unreadOnly: query.unread === '1' }, query.limit + 1);
       const page = rows.slice(0, query.limit);
       const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
-      return { results: page.map((row) => toJson(row, requestTranslator(request).t)), next: nextUrl(request, next) };
+      return { results: page.map((row) => toJson(row, requestTranslator(request))), next: nextUrl(request, next) };
     },
   });
 
@@ -70,7 +70,7 @@ export function notificationsApi(app: FastifyInstance, { db, notifications }: { 
       const row = await repository.findOwned(user.id, params.pk);
       // Gone between the two statements: deleted with its user, so none such.
       if (!row) throw new NotFound();
-      return toJson(row, requestTranslator(request).t);
+      return toJson(row, requestTranslator(request));
     },
   });
 

@@ -8,12 +8,14 @@ export interface NotificationRow {
   id: number;
   kind: string;
   text: string;
+  /** A catalogue key with values, JSON, or '' (platform/notifications.ts). */
+  message: string;
   link: string;
   created_at: number;
   read_at: number | null;
 }
 
-const COLUMNS = ['id', 'kind', 'text', 'link', 'created_at', 'read_at'] as const;
+const COLUMNS = ['id', 'kind', 'text', 'message', 'link', 'created_at', 'read_at'] as const;
 
 export interface NotificationPage {
   notifications: NotificationRow[];

@@ -1,34 +1,17 @@
-import type { MessageKey, MessageValues, Translator } from '../../platform/i18n/index.js';
+import type { Message, MessageKey, MessageValues } from '../../platform/i18n/index.js';
 
-// A notification is stored with its text, in English, as it was sent (platform/notifications.ts;
-// no column holds its values). The groups' own kinds are written here and read back here into
-// their values, so that each reader sees them in their own language; any other text (a shared
-// list, a reminder) is shown as it was stored. Usernames hold no spaces, so the reading is exact.
+// A notification keeps its words as a catalogue key with values (platform/notifications.ts,
+// migration 0023), so each reader sees it in their own language; one written before that (or a
+// reminder, whose words are in its owner's language already) is shown by the text it was stored with.
 
-export const groupAddedText = (addedBy: string | undefined, group: string) =>
-  addedBy ? `${addedBy} added you to the group ${group}` : `You were added to the group ${group}`;
-
-export const mentionText = (author: string, group: string) => `${author} mentioned you in ${group}`;
-
-interface Reading {
-  kind: string;
-  pattern: RegExp;
-  key: MessageKey;
-  values: (match: RegExpExecArray) => MessageValues;
-}
-
-const READINGS: readonly Reading[] = [
-  { kind: 'group.added', pattern: /^(\S+) added you to the group (.+)$/su, key: 'notifications.group_added_by', values: (m) => ({ by: m[1]!, group: m[2]! }) },
-  { kind: 'group.added', pattern: /^You were added to the group (.+)$/su, key: 'notifications.group_added', values: (m) => ({ group: m[1]! }) },
-  { kind: 'chat.mention', pattern: /^(\S+) mentioned you in (.+)$/su, key: 'notifications.chat_mention', values: (m) => ({ author: m[1]!, group: m[2]! }) },
-];
-
-/** A notification's text in the reader's language where its kind is one of these, else as stored. */
-export function notificationText(t: Translator['t'], notification: { kind: string; text: string }): string {
-  for (const reading of READINGS) {
-    if (reading.kind !== notification.kind) continue;
-    const match = reading.pattern.exec(notification.text);
-    if (match) return t(reading.key, reading.values(match));
+/** A notification's words: its message, to be put in the reader's language, else its text as stored. */
+export function notificationMessage(notification: { text: string; message: string }): Message {
+  if (!notification.message) return notification.text;
+  try {
+    const value = JSON.parse(notification.message) as { key?: unknown; values?: unknown };
+    if (typeof value.key !== 'string') return notification.text;
+    return { key: value.key as MessageKey, values: (value.values ?? {}) as MessageValues };
+  } catch {
+    return notification.text;
   }
-  return notification.text;
 }

@@ -3,7 +3,8 @@ import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/render.js';
 import type { NotificationPage, NotificationRow } from './repository.js';
-import { notificationText } from './texts.js';
+import { notificationMessage } from './texts.js';
+import { say } from '../../platform/i18n/index.js';
 
 export const pageUrl = (page: number) => (page === 1 ? '/notifications/' : `/notifications/?page=${page}`);
 
@@ -14,7 +15,7 @@ function PageField({ page }: { page: number }) {
 
 function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notification: NotificationRow; page: number }) {
   const unread = notification.read_at === null;
-  const text = notificationText(ctx.t, notification);
+  const text = say(notificationMessage(notification));
   return (
     <li class={unread ? 'unread' : 'read'}>
       <div class="notification-body">

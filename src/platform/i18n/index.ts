@@ -4,7 +4,7 @@ import { translateOutsidePagesWith } from './message.js';
 
 export { chooseLanguage } from './negotiate.js';
 export { LANGUAGES, type Language, type MessageKey, type MessageValues, type Translator } from './catalogue.js';
-export { msg } from './keys.js';
+export { msg, msgWith } from './keys.js';
 
 /** The catalogues of locales/, read once at start (a few kilobytes each). */
 let catalogue = Catalogue.load();

@@ -22,3 +22,8 @@ export type MessageKey =
 export function msg<K extends MessageKey>(key: K): K {
   return key;
 }
+
+/** A key with its values, checked by the compiler, to be put in the reader's language later (a notification). */
+export function msgWith(key: MessageKey, values: Record<string, string | number>): { key: MessageKey; values: Record<string, string | number> } {
+  return { key, values };
+}
