@@ -19,8 +19,18 @@
     bell.dataset.unread = String(count);
     badge.textContent = count >= CAP ? `${CAP - 1}+` : String(count);
     badge.hidden = count === 0;
-    label.textContent =
-      count === 0 ? 'Notifications, none unread' : count >= CAP ? `Notifications, more than ${CAP - 1} unread` : `Notifications, ${count} unread`;
+    label.textContent = labelFor(count);
+  }
+
+  // The words are the page's (platform/views/bell.tsx renders one label per plural form of its
+  // language, data-label-one, -few..., with {count} for the number): this script holds none.
+  const rules = new Intl.PluralRules(document.body.dataset.locale || undefined);
+  function labelFor(count) {
+    if (count === 0) return bell.dataset.labelNone;
+    if (count >= CAP) return bell.dataset.labelMore;
+    const form = rules.select(count);
+    const template = bell.dataset[`label${form[0].toUpperCase()}${form.slice(1)}`] ?? bell.dataset.labelOther ?? bell.dataset.labelMany;
+    return template ? template.replace('{count}', String(count)) : label.textContent;
   }
 
   function scheduleReconnect() {
