@@ -1,6 +1,8 @@
 // Progressive enhancement only: every page works without this script.
 // Shows <time datetime> values in the reader's own time zone (not those the server wrote in the
-// user's account time zone, data-zone, nor those that say how long ago: data-relative).
+// user's account time zone, data-zone, nor those that say how long ago: data-relative), written
+// the way the page's language writes dates (its locale, data-locale on <body>, from the server).
+const pageLocale = document.body.dataset.locale || undefined;
 for (const element of document.querySelectorAll('time[datetime]:not([data-zone]):not([data-relative])')) {
   const value = element.getAttribute('datetime');
   // A calendar date (a due date) has no time zone: read it as that day locally, or
@@ -10,8 +12,8 @@ for (const element of document.querySelectorAll('time[datetime]:not([data-zone])
   if (Number.isNaN(date.getTime())) continue;
   const dateOnly = calendar !== null || element.dataset.format === 'date';
   element.textContent = dateOnly
-    ? date.toLocaleDateString(undefined, { dateStyle: 'medium' })
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    ? date.toLocaleDateString(pageLocale, { dateStyle: 'medium' })
+    : date.toLocaleString(pageLocale, { dateStyle: 'medium', timeStyle: 'short' });
   element.title = calendar ? value : date.toISOString();
 }
 

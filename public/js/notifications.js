@@ -1,7 +1,6 @@
 // The bell's unread count, kept live over /ws/notifications/ while a page is open. Without this
 // script the bell is a plain link showing the count of when the page was built.
-// Frames from the server: {"type": "unread", "count": N, "label": "<the bell's name, in the
-// page's language>"}. Nothing is sent to it. The script holds no words of its own.
+// Frames from the server: {"type": "unread", "count": N}. Nothing is sent to it.
 (() => {
   const bell = document.getElementById('notification-bell');
   if (!bell || !('WebSocket' in window)) return;
@@ -15,12 +14,23 @@
   let socket = null;
   let reconnectTimer = null;
 
-  function show(count, text) {
+  function show(count) {
     if (!Number.isInteger(count) || count < 0) return;
     bell.dataset.unread = String(count);
     badge.textContent = count >= CAP ? `${CAP - 1}+` : String(count);
     badge.hidden = count === 0;
-    if (typeof text === 'string' && text !== '') label.textContent = text;
+    label.textContent = labelFor(count);
+  }
+
+  // The words are the page's (platform/views/bell.tsx renders one label per plural form of its
+  // language, data-label-one, -few..., with {count} for the number): this script holds none.
+  const rules = new Intl.PluralRules(document.body.dataset.locale || undefined);
+  function labelFor(count) {
+    if (count === 0) return bell.dataset.labelNone;
+    if (count >= CAP) return bell.dataset.labelMore;
+    const form = rules.select(count);
+    const template = bell.dataset[`label${form[0].toUpperCase()}${form.slice(1)}`] ?? bell.dataset.labelOther ?? bell.dataset.labelMany;
+    return template ? template.replace('{count}', String(count)) : label.textContent;
   }
 
   function scheduleReconnect() {
@@ -44,7 +54,7 @@
       } catch {
         return;
       }
-      if (frame && frame.type === 'unread') show(frame.count, frame.label);
+      if (frame && frame.type === 'unread') show(frame.count);
     });
     socket.addEventListener('close', (event) => {
       socket = null;

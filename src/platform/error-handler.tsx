@@ -6,11 +6,11 @@ import { ErrorPage } from './views/error-page.js';
 import { viewContext } from './views/render.js';
 import { type MessageKey, requestTranslator, type Translator, translate } from './i18n/index.js';
 
-const GENERIC_MESSAGES: Record<number, string> = {
-  400: 'The request could not be understood.',
-  413: 'The request is larger than the 1 MiB this site accepts.',
-  415: 'This kind of request body is not accepted here.',
-  500: 'Something went wrong on our side. It has been logged; please try again.',
+const GENERIC_MESSAGES: Record<number, MessageKey> = {
+  400: 'error.bad_request',
+  413: 'error.too_large',
+  415: 'error.unsupported_media_type',
+  500: 'error.server',
 };
 
 function wantsJson(request: FastifyRequest): boolean {
@@ -52,7 +52,7 @@ export function installErrorHandler(app: FastifyInstance, config: Config): void 
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (known) reply.headers(error.headers);
     const t = requestTranslator(request);
-    const message = translate(t, known ? { key: error.message as MessageKey, values: error.values } : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'Error');
+    const message = translate(t, known ? { key: error.message as MessageKey, values: error.values } : GENERIC_MESSAGES[status] ?? STATUS_TITLES[status] ?? 'error.title');
     if (isApiRequest(request)) return reply.code(status).send(apiErrorBody(error, status, message, t));
     if (wantsJson(request)) return reply.code(status).send({ error: message });
     const detail = status >= 500 && !config.production ? error.stack : undefined;

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { Message, MessageKey, MessageValues } from './i18n/index.js';
+import { z } from 'zod';
+import { type Message, type MessageKey, type MessageValues, msg } from './i18n/index.js';
 import type { FormErrors, FormValues } from './views/forms.js';
 
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FormErrors; values: FormValues };
@@ -41,4 +41,15 @@ export function parseForm<S extends z.ZodType>(schema: S, body: unknown): FormRe
 
 export function formFailure(body: unknown, errors: FormErrors): { ok: false; errors: FormErrors; values: FormValues } {
   return { ok: false, errors, values: formValues(body) };
+}
+
+/**
+ * A text field as most forms have it, with the messages every feature shares: trimmed, at most
+ * `max` characters (`form.max_chars`), required (`form.required`) unless `min` is 0, at least
+ * `min` characters past 1 (`form.min_chars`); anything but text is `form.invalid`.
+ */
+export function textField(max: number, min = 1) {
+  const text = z.string({ error: msg('form.invalid') }).trim();
+  if (min === 0) return text.max(max, msg('form.max_chars'));
+  return text.min(min, min === 1 ? msg('form.required') : msg('form.min_chars')).max(max, msg('form.max_chars'));
 }

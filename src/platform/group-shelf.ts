@@ -20,7 +20,7 @@ type ShelfQuery = Parameters<typeof jsonRowsFrom<ShelfRow>>[1];
 
 export interface GroupShelfKind {
   kind: string;
-  /** The section's heading: `Notes`, `Shopping lists`. */
+  /** The section's heading, a catalogue key (`notes.shelf_heading`). */
   heading: string;
   /** The object's page. */
   path(id: number): string;

@@ -30,7 +30,8 @@ export function pathId(request: { params: unknown }): number {
   return idOr404(params && typeof params === 'object' && 'pk' in params ? params.pk : undefined);
 }
 
-export const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
+/** A choice that is not one of the form's: a catalogue key. */
+export const INVALID_CHOICE = 'form.invalid_choice';
 
 /** A required id field (a hidden input or a `<select>` without an empty choice). */
 export const idField = (message = INVALID_CHOICE) =>

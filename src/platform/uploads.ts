@@ -45,8 +45,8 @@ export function uploadParts(request: FastifyRequest): AsyncIterableIterator<Mult
 export function uploadFailure(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   const status = error && typeof error === 'object' && 'statusCode' in error ? error.statusCode : undefined;
-  if (status === 413) return new HttpError(413, 'The upload is too large or has too many parts.');
-  return new BadRequest('The upload could not be read: the form data is incomplete or malformed.');
+  if (status === 413) return new HttpError(413, 'error.upload_too_large');
+  return new BadRequest('error.upload_malformed');
 }
 
 async function* guarded(parts: AsyncIterableIterator<Multipart>): AsyncGenerator<Multipart> {

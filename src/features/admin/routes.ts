@@ -47,10 +47,8 @@ export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sess
       const actor = adminActor(request);
       const outcome = await service.setActive(actor, pathId(request), active);
       if (!outcome.ok && outcome.reason === 'missing') throw new NotFound();
-      request.flash(
-        outcome.ok ? `${outcome.user.username} was ${active ? 'reactivated' : 'deactivated and signed out everywhere'}.` : 'You cannot deactivate yourself.',
-        outcome.ok ? 'success' : 'error',
-      );
+      if (outcome.ok) request.flash({ key: active ? 'admin.reactivated' : 'admin.deactivated_flash', values: { username: outcome.user.username } });
+      else request.flash('admin.cannot_deactivate_self', 'error');
       return reply.redirect('/admin/users/', 302);
     });
   }
@@ -58,17 +56,15 @@ export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sess
   app.post<PkParams>('/admin/users/:pk/disable-2fa/', async (request, reply) => {
     const outcome = await service.disableTwoFactor(adminActor(request), pathId(request));
     if (!outcome.ok) throw new NotFound();
-    request.flash(`Two-factor sign-in is off for ${outcome.user.username}: they sign in with their password alone.`);
+    request.flash({ key: 'admin.two_factor_disabled', values: { username: outcome.user.username } });
     return reply.redirect('/admin/users/', 302);
   });
 
   app.post<PkParams>('/admin/users/:pk/send-reset/', async (request, reply) => {
     const outcome = await service.sendPasswordReset(adminActor(request), pathId(request), resets);
     if (!outcome.ok && outcome.reason === 'missing') throw new NotFound();
-    if (outcome.ok) request.flash(`A password-reset mail to ${outcome.email} is on its way to ${outcome.username}. Its link works once, for three days.`);
-    else if (outcome.reason === 'no-email') {
-      request.flash(`${outcome.username} has no email address, and password reset needs one: nothing was sent. Set a new password for them on the server with groupnotes changepassword ${outcome.username}, or have them add an address on their account page.`, 'error');
-    } else request.flash(`${outcome.username} is deactivated, so a reset link would not work for them. Reactivate them first: nothing was sent.`, 'error');
+    if (outcome.ok) request.flash({ key: 'admin.reset_sent', values: { email: outcome.email, username: outcome.username } });
+    else request.flash({ key: outcome.reason === 'no-email' ? 'admin.reset_no_email' : 'admin.reset_inactive', values: { username: outcome.username } }, 'error');
     return reply.redirect('/admin/users/', 302);
   });
 };

@@ -57,7 +57,7 @@ describe('an administrator sending a password-reset mail', () => {
     const entries = await auditFor(user.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ actor_id: admin.user.id, actor_name: admin.user.username, action: 'send-reset', target_name: user.username, address: '127.0.0.1' });
-    expect((await admin.browser.get('/admin/audit/')).body).toContain('send-reset');
+    expect((await admin.browser.get('/admin/audit/')).body).toContain('sent a password-reset mail to');
   });
 
   it('sends nothing to a user without an email address, says plainly why, and logs nothing; the list shows who has none', async () => {

@@ -3,6 +3,7 @@ import type { ViewContext } from '../../platform/views/render.js';
 import { CsrfField } from '../../platform/views/forms.js';
 import { Time } from '../../platform/views/controls.js';
 import type { AdminUserRow } from './repository.js';
+import type { MessageKey } from '../../platform/i18n/index.js';
 
 interface AuditRow {
   id: number;
@@ -13,28 +14,30 @@ interface AuditRow {
   address: string;
 }
 
-function AdminNav() {
+function AdminNav({ ctx }: { ctx: ViewContext }) {
   return (
-    <p>
-      <a href="/admin/users/">Users</a> · <a href="/admin/audit/">Audit log</a>
-    </p>
+    <nav aria-label={ctx.t('admin.nav')}>
+      <p>
+        <a href="/admin/users/">{ctx.t('admin.users')}</a> · <a href="/admin/audit/">{ctx.t('admin.audit_log')}</a>
+      </p>
+    </nav>
   );
 }
 
 export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminUserRow[] }) {
   return (
-    <Layout ctx={ctx} title="Users">
-      <h1>Users</h1>
-      <AdminNav />
+    <Layout ctx={ctx} title={ctx.t('admin.users')}>
+      <h1>{ctx.t('admin.users')}</h1>
+      <AdminNav ctx={ctx} />
       <table class="stack-on-phone admin-users">
         <thead>
           <tr>
-            <th scope="col">User</th>
-            <th scope="col">Email</th>
-            <th scope="col">Last sign-in</th>
-            <th scope="col">Two-factor</th>
-            <th scope="col">Status</th>
-            <th scope="col"><span class="visually-hidden">Actions</span></th>
+            <th scope="col">{ctx.t('admin.column_user')}</th>
+            <th scope="col">{ctx.t('admin.column_email')}</th>
+            <th scope="col">{ctx.t('admin.column_last_login')}</th>
+            <th scope="col">{ctx.t('admin.column_two_factor')}</th>
+            <th scope="col">{ctx.t('admin.column_status')}</th>
+            <th scope="col"><span class="visually-hidden">{ctx.t('admin.column_actions')}</span></th>
           </tr>
         </thead>
         <tbody>
@@ -42,24 +45,24 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
             <tr>
               <th scope="row">
                 {user.username}
-                {user.is_admin === 1 ? <strong class="badge">admin</strong> : null}
+                {user.is_admin === 1 ? <strong class="badge">{ctx.t('admin.badge_admin')}</strong> : null}
               </th>
-              <td data-label="Email">
+              <td data-label={ctx.t('admin.column_email')}>
                 {user.email || (
                   <>
-                    <em>none</em> <small class="muted">Password reset needs an email address.</small>
+                    <em>{ctx.t('admin.no_email')}</em> <small class="muted">{ctx.t('admin.no_email_help')}</small>
                   </>
                 )}
               </td>
-              <td data-label="Last sign-in">{user.last_login === null ? 'never' : <Time ms={user.last_login} />}</td>
-              <td data-label="Two-factor">{user.totp_enabled === 1 ? 'on' : 'off'}</td>
-              <td data-label="Status">{user.is_active === 1 ? 'active' : 'deactivated'}</td>
+              <td data-label={ctx.t('admin.column_last_login')}>{user.last_login === null ? ctx.t('admin.never') : <Time ms={user.last_login} />}</td>
+              <td data-label={ctx.t('admin.column_two_factor')}>{user.totp_enabled === 1 ? ctx.t('admin.two_factor_on') : ctx.t('admin.two_factor_off')}</td>
+              <td data-label={ctx.t('admin.column_status')}>{user.is_active === 1 ? ctx.t('admin.active') : ctx.t('admin.deactivated')}</td>
               <td class="admin-actions">
                 {user.email && user.is_active === 1 ? (
                   <form method="post" action={`/admin/users/${user.id}/send-reset/`} class="inline">
                     <CsrfField ctx={ctx} />
                     <button type="submit" class="secondary outline small">
-                      Send reset mail<span class="visually-hidden"> to {user.username}</span>
+                      {ctx.t('admin.send_reset')}<span class="visually-hidden">{ctx.t('admin.send_reset_to', { username: user.username })}</span>
                     </button>
                   </form>
                 ) : null}
@@ -67,7 +70,7 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
                   <form method="post" action={`/admin/users/${user.id}/disable-2fa/`} class="inline">
                     <CsrfField ctx={ctx} />
                     <button type="submit" class="secondary outline small">
-                      Turn off two-factor<span class="visually-hidden"> sign-in for {user.username}</span>
+                      {ctx.t('admin.disable_two_factor')}<span class="visually-hidden">{ctx.t('admin.disable_two_factor_for', { username: user.username })}</span>
                     </button>
                   </form>
                 ) : null}
@@ -75,7 +78,7 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
                   <form method="post" action={`/admin/users/${user.id}/${user.is_active === 1 ? 'deactivate' : 'activate'}/`} class="inline">
                     <CsrfField ctx={ctx} />
                     <button type="submit" class="secondary outline small">
-                      {user.is_active === 1 ? 'Deactivate' : 'Reactivate'}
+                      {user.is_active === 1 ? ctx.t('admin.deactivate') : ctx.t('admin.reactivate')}
                       <span class="visually-hidden"> {user.username}</span>
                     </button>
                   </form>
@@ -90,43 +93,43 @@ export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminU
 }
 
 /** What each audited action is called on the page (the log stores the short name). */
-const ACTION_LABELS: Record<string, string> = {
-  deactivate: 'deactivated',
-  activate: 'reactivated',
-  'disable-2fa': 'turned off two-factor sign-in of',
-  'send-reset': 'sent a password-reset mail to',
-  promote: 'made an administrator',
-  demote: 'took administrator from',
+const ACTION_LABELS: Record<string, MessageKey> = {
+  deactivate: 'admin.action_deactivate',
+  activate: 'admin.action_activate',
+  'disable-2fa': 'admin.action_disable_2fa',
+  'send-reset': 'admin.action_send_reset',
+  promote: 'admin.action_promote',
+  demote: 'admin.action_demote',
 };
 
 export function AuditLogPage({ ctx, entries }: { ctx: ViewContext; entries: AuditRow[] }) {
   return (
-    <Layout ctx={ctx} title="Audit log">
-      <h1>Audit log</h1>
-      <AdminNav />
+    <Layout ctx={ctx} title={ctx.t('admin.audit_log')}>
+      <h1>{ctx.t('admin.audit_log')}</h1>
+      <AdminNav ctx={ctx} />
       {entries.length === 0 ? (
-        <p>No administrator has done anything yet.</p>
+        <p>{ctx.t('admin.audit_empty')}</p>
       ) : (
         <table class="stack-on-phone">
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Whom</th>
-              <th scope="col">From</th>
+              <th scope="col">{ctx.t('admin.column_when')}</th>
+              <th scope="col">{ctx.t('admin.column_who')}</th>
+              <th scope="col">{ctx.t('admin.column_what')}</th>
+              <th scope="col">{ctx.t('admin.column_whom')}</th>
+              <th scope="col">{ctx.t('admin.column_from')}</th>
             </tr>
           </thead>
           <tbody>
             {entries.map((entry) => (
               <tr>
                 <th scope="row"><Time ms={entry.at} /></th>
-                <td data-label="Who">{entry.actor_name}</td>
-                <td data-label="What">
-                  <span title={entry.action}>{ACTION_LABELS[entry.action] ?? entry.action}</span>
+                <td data-label={ctx.t('admin.column_who')}>{entry.actor_name}</td>
+                <td data-label={ctx.t('admin.column_what')}>
+                  {ACTION_LABELS[entry.action] ? ctx.t(ACTION_LABELS[entry.action]!) : entry.action}
                 </td>
-                <td data-label="Whom">{entry.target_name}</td>
-                <td data-label="From">{entry.address}</td>
+                <td data-label={ctx.t('admin.column_whom')}>{entry.target_name}</td>
+                <td data-label={ctx.t('admin.column_from')}>{entry.address}</td>
               </tr>
             ))}
           </tbody>

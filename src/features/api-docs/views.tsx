@@ -20,23 +20,20 @@ function SchemaBlock({ label, schema, io }: { label: string; schema: z.ZodType |
   );
 }
 
-function Operation({ operation }: { operation: ApiOperation }) {
+function Operation({ ctx, operation }: { ctx: ViewContext; operation: ApiOperation }) {
   const status = operation.status ?? 200;
   return (
     <article class="api-operation" id={`${operation.method}-${operation.path}`}>
       <h3>
         <span class={`api-method api-${operation.method.toLowerCase()}`}>{operation.method}</span> <code>{operation.path}</code>
       </h3>
-      <p>{operation.summary}</p>
-      {operation.aliases?.length ? <p class="muted">Also answers at {operation.aliases.map((alias) => <code key={alias}>{alias} </code>)}(deprecated).</p> : null}
-      <p class="muted">
-        Answers {status}
-        {operation.errors?.length ? `; or ${operation.errors.join(', ')}` : ''}, 400, 401, 429.
-      </p>
-      <SchemaBlock label="Path parameters" schema={operation.params} io="input" />
-      <SchemaBlock label="Query parameters" schema={operation.query} io="input" />
-      <SchemaBlock label="Request body" schema={operation.body} io="input" />
-      <SchemaBlock label="Response" schema={operation.response} io="output" />
+      <p lang="en">{operation.summary}</p>
+      {operation.aliases?.length ? <p class="muted">{ctx.t('api_docs.aliases', { aliases: operation.aliases.join(', ') })}</p> : null}
+      <p class="muted">{ctx.t('api_docs.answers', { statuses: [status, ...(operation.errors ?? []), 400, 401, 429].join(', ') })}</p>
+      <SchemaBlock label={ctx.t('api_docs.path_parameters')} schema={operation.params} io="input" />
+      <SchemaBlock label={ctx.t('api_docs.query_parameters')} schema={operation.query} io="input" />
+      <SchemaBlock label={ctx.t('api_docs.request_body')} schema={operation.body} io="input" />
+      <SchemaBlock label={ctx.t('api_docs.response')} schema={operation.response} io="output" />
     </article>
   );
 }
@@ -49,16 +46,18 @@ export function ApiReferencePage({ ctx, operations }: { ctx: ViewContext; operat
       .filter((operation) => operation.tag === tag)
       .sort((a, b) => a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
   return (
-    <Layout ctx={ctx} title="API reference">
-      <h1>API reference</h1>
+    <Layout ctx={ctx} title={ctx.t('api_docs.title')}>
+      <h1>{ctx.t('api_docs.title')}</h1>
       <p>
-        Every page of groupnotes has a JSON twin under <code>/api/v1/</code>, with the same permissions. Send a personal access token from{' '}
-        <a href="/accounts/tokens/">your tokens</a> as <code>Authorization: Bearer gnp_…</code>. Lists answer{' '}
-        <code>{'{"results": [...], "next": "<url or null>"}'}</code>; errors <code>{'{"error": {"code", "message", "fields"}}'}</code>. Objects carry an
-        ETag: send it back in <code>If-None-Match</code> (304) or, on a change, <code>If-Match</code> (412 if someone changed it first). The
-        machine-readable description is <a href="/api/v1/openapi.json">openapi.json</a> (OpenAPI 3.1).
+        {ctx.t('api_docs.intro', { prefix: '/api/v1/', header: 'Authorization: Bearer gnp_…' })} <a href="/accounts/tokens/">{ctx.t('api_docs.your_tokens')}</a>.
       </p>
-      <nav aria-label="Resources">
+      <p>{ctx.t('api_docs.shapes', { list: '{"results": [...], "next": "<url or null>"}', error: '{"error": {"code", "message", "fields"}}' })}</p>
+      <p>{ctx.t('api_docs.etags', { ifNoneMatch: 'If-None-Match', ifMatch: 'If-Match' })}</p>
+      <p>
+        {ctx.t('api_docs.machine_readable')} <a href="/api/v1/openapi.json">openapi.json</a>
+      </p>
+      <p class="muted">{ctx.t('api_docs.summaries_english')}</p>
+      <nav aria-label={ctx.t('api_docs.resources')}>
         <ul class="api-tags">
           {tags.map((tag) => (
             <li key={tag}>
@@ -71,7 +70,7 @@ export function ApiReferencePage({ ctx, operations }: { ctx: ViewContext; operat
         <section key={tag} id={tag}>
           <h2>{tag}</h2>
           {sorted(tag).map((operation) => (
-            <Operation key={`${operation.method} ${operation.path}`} operation={operation} />
+            <Operation key={`${operation.method} ${operation.path}`} ctx={ctx} operation={operation} />
           ))}
         </section>
       ))}

@@ -19,7 +19,7 @@ import { chatFrame, historyQuery } from './forms.js';
 import { GroupsRepository } from './repository.js';
 
 const PING_INTERVAL_MS = 30_000;
-const CHAT_LABEL = 'Chat';
+const CHAT_LABEL = 'nav.chat';
 
 /**
  * The page's context with the navigation's chat count less this group's unread messages: the
@@ -44,7 +44,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
   sessions.addNavigationCount({
     label: CHAT_LABEL,
     href: '/groups/',
-    counted: { one: 'unread chat message', many: 'unread chat messages' },
+    counted: 'nav.unread_chat_messages',
     current: /^\/groups\/\d+\/chat\/$/,
     query: unreadChatTotalQuery,
   });

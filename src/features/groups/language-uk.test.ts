@@ -84,12 +84,4 @@ describe('groups in Ukrainian', () => {
     expect(errors.map((frame) => frame.error)).toEqual(['повідомлення порожнє', 'це не JSON: надішліть {"content": "..."}']);
     client.close();
   });
-
-  it('the bell’s live count comes with its name in the user’s language, for notifications.js to show', async () => {
-    await t.db.updateTable('users').set({ language: 'uk' }).where('id', '=', member.user.id).execute();
-    const bell = await connectChat(address, '/ws/notifications/', { sessionKey: member.browser.cookies.get('sessionid')! });
-    const [frame] = await bell.waitFor((received) => received.type === 'unread');
-    expect(frame).toEqual({ type: 'unread', count: 2, label: 'Сповіщення, 2 непрочитані' });
-    bell.close();
-  });
 });

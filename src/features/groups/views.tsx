@@ -1,3 +1,4 @@
+import { say } from '../../platform/i18n/index.js';
 import { CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
 import { unreadBadge } from '../../platform/views/bell.js';
 import { Layout } from '../../platform/views/layout.js';
@@ -105,7 +106,7 @@ function SharedSections({ ctx, sections }: { ctx: ViewContext; sections: ShelfSe
     <>
       {sections.map((section) => (
         <section aria-labelledby={`shared-${section.kind}-heading`} class="group-shelf">
-          <h2 id={`shared-${section.kind}-heading`}>{section.heading}</h2>
+          <h2 id={`shared-${section.kind}-heading`}>{say(section.heading)}</h2>
           {section.items.length === 0 ? (
             <p class="empty">{ctx.t('group.shelf_empty')}</p>
           ) : (

@@ -45,7 +45,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   const service = new NotesService(db, dialect);
   linkCards.register({
     kind: 'note',
-    label: 'Note',
+    label: 'notes.card_label',
     path: '/notes/',
     visible: (viewerId, ids) => service.notes.visibleNotes(viewerId).where((eb) => isOneOf(db, eb.ref('notes.id'), ids)).select(['notes.id', 'notes.title']).execute(),
   });
@@ -53,7 +53,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   // The group page lists the group's notes (not archived) by the same rule as their pages.
   groupShelf.register({
     kind: 'note',
-    heading: 'Notes',
+    heading: 'notes.shelf_heading',
     path: (id) => `/notes/${id}/`,
     shared: (viewerId, groupId, limit) =>
       service.notes.visibleNotes(viewerId).where('notes.group_id', '=', groupId).where('notes.is_archived', '=', 0)

@@ -2,8 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, HttpError, NotFound, ServiceUnavailable } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
-import { requestTranslator } from '../../platform/i18n/index.js';
-import { UNREAD_CAP } from '../../platform/notifications.js';
 import type { Services } from '../../platform/services.js';
 import { viewContext } from '../../platform/views/render.js';
 import { notificationsApi } from './api.js';
@@ -77,11 +75,7 @@ export const notificationsFeature: FastifyPluginAsync<Services> = async (app, { 
   app.get('/ws/notifications/', { websocket: true, config: { public: true }, preValidation: refuseHandshake }, (socket, request) => {
     const userId = request.user!.id;
     const sessionKey = request.session!.key;
-    // The bell's name goes with each count, in the language of the page that opened the socket.
-    const { t } = requestTranslator(request);
-    const label = (count: number) =>
-      count >= UNREAD_CAP ? t('notifications.unread_label_more', { cap: UNREAD_CAP - 1 }) : t('notifications.unread_label', { count });
-    const bell = bells.add(socket, { userId, sessionKey, label });
+    const bell = bells.add(socket, { userId, sessionKey });
     // Registered first, checked and counted second: a logout or a change committed since the
     // handshake's session read is seen here, and any later one arrives as an event.
     sessions

@@ -26,8 +26,6 @@ export interface BellSocket {
   readonly sessionKey: string;
   alive: boolean;
   framesReceived: number;
-  /** The bell's name for a count, in the language of the page that opened the socket (sent along with it). */
-  label?: (count: number) => string;
 }
 
 export interface BellSocketsOptions extends SocketLimits {
@@ -39,11 +37,6 @@ export interface BellSocketsOptions extends SocketLimits {
 }
 
 const LIVE_KEYS_CHUNK = 500;
-
-/** `{"type": "unread", "count": N}`, with the bell's name in the socket's language when it has one. */
-function unreadFrame(bell: BellSocket, count: number): string {
-  return JSON.stringify(bell.label ? { type: 'unread', count, label: bell.label(count) } : { type: 'unread', count });
-}
 
 /**
  * The bell sockets of this instance, by user and by session. It listens to the hub: a
@@ -80,7 +73,7 @@ export class BellSockets {
     return null;
   }
 
-  add(socket: WebSocket, who: { userId: number; sessionKey: string; label?: (count: number) => string }): BellSocket {
+  add(socket: WebSocket, who: { userId: number; sessionKey: string }): BellSocket {
     const bell: BellSocket = { socket, ...who, alive: true, framesReceived: 0 };
     addTo(this.byUser, who.userId, bell);
     addTo(this.bySession, who.sessionKey, bell);
@@ -106,7 +99,7 @@ export class BellSockets {
    * Counts of one user are read one at a time, so an older read never lands after a newer one.
    */
   greet(bell: BellSocket): void {
-    this.read([bell.userId], (_userId, count) => this.send(bell.socket, unreadFrame(bell, count)));
+    this.read([bell.userId], (_userId, count) => this.send(bell.socket, JSON.stringify({ type: 'unread', count })));
   }
 
   /** Reads these users' counts and sends them to all their sockets here. */
@@ -145,7 +138,8 @@ export class BellSockets {
   }
 
   private sendCount(userId: number, count: number): void {
-    for (const bell of this.byUser.get(userId) ?? []) this.send(bell.socket, unreadFrame(bell, count));
+    const data = JSON.stringify({ type: 'unread', count });
+    for (const { socket } of this.byUser.get(userId) ?? []) this.send(socket, data);
   }
 
   private send(socket: WebSocket, data: string): void {

@@ -26,7 +26,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   const lists = new ShoppingRepository(services.db);
   services.linkCards.register({
     kind: 'shopping',
-    label: 'Shopping list',
+    label: 'shopping.card_label',
     path: '/shopping/',
     visible: (viewerId, ids) =>
       lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('shopping_lists.id'), ids)).select(['shopping_lists.id', 'shopping_lists.title']).execute(),
@@ -34,7 +34,7 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   services.activity.register(shoppingActivity(services.db));
   services.groupShelf.register({
     kind: 'shopping',
-    heading: 'Shopping lists',
+    heading: 'shopping.shelf_heading',
     path: (id) => `/shopping/${id}/`,
     shared: (viewerId, groupId, limit) =>
       lists.visibleLists(viewerId).where('shopping_lists.group_id', '=', groupId)

@@ -24,7 +24,7 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
   const lists = new TodoRepository(services.db);
   services.linkCards.register({
     kind: 'todo',
-    label: 'To-do list',
+    label: 'todo.card_label',
     path: '/todo/',
     visible: (viewerId, ids) =>
       lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('todo_lists.id'), ids)).select(['todo_lists.id', 'todo_lists.title']).execute(),

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { HttpError } from '../../errors.js';
 import type { FormErrors } from '../views/forms.js';
+import type { MessageKey } from '../i18n/index.js';
 import { TokenBucket } from '../rate-limit.js';
 import { type TokenScope, TokenStore } from './tokens.js';
 import './routes.js';
@@ -40,7 +41,10 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : '';
 }
 
-/** An API error: JSON `{"error": {"code", "message", "fields"?}}` (platform/error-handler.tsx). */
+/**
+ * An API error: JSON `{"error": {"code", "message", "fields"?}}` (platform/error-handler.tsx).
+ * The code is English and stable; the message a catalogue key, said in the caller's language.
+ */
 export class ApiError extends HttpError {
   constructor(
     statusCode: number,
@@ -53,7 +57,7 @@ export class ApiError extends HttpError {
   }
 }
 
-export const unauthenticated = (message = 'Authentication credentials were not provided or are not valid.') =>
+export const unauthenticated = (message: MessageKey = 'api.unauthenticated') =>
   new ApiError(401, 'unauthenticated', message, undefined, { 'www-authenticate': 'Bearer realm="groupnotes"' });
 
 /** Per-token (and per-user, for the session cookie) request limits, bounded in number (the least recently used bucket is dropped). */
@@ -94,16 +98,16 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     if (route.url.startsWith(API_PREFIX) && !route.config?.documented && route.method !== 'HEAD') app.undocumentedApiRoutes.push(`${String(route.method)} ${route.url}`);
   });
   const limits = new TokenLimits(config.apiRateBurst, config.apiRatePerSecond);
-  const throwIfOverLimit = (key: string, what: string) => {
+  const throwIfOverLimit = (key: string, message: 'api.rate_limited_account' | 'api.rate_limited_token') => {
     const wait = limits.take(key);
-    if (wait !== null) throw new ApiError(429, 'rate_limited', `Too many requests ${what}; try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
+    if (wait !== null) throw new ApiError(429, 'rate_limited', message, undefined, { 'retry-after': String(wait) }).with({ seconds: wait });
   };
   // A script on the session cookie has the same budget, per user: the API is no way around it.
   // A callback hook, not an async one: it runs for every page too, and most of them are not the API's.
   app.addHook('preHandler', (request, _reply, done) => {
     if (!request.user || request.apiToken || !isApiRequest(request)) return done();
     try {
-      throwIfOverLimit(`user:${request.user.id}`, 'from this account');
+      throwIfOverLimit(`user:${request.user.id}`, 'api.rate_limited_account');
       done();
     } catch (error) {
       done(error as Error);
@@ -113,12 +117,12 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     const token = bearerToken(request);
     if (token === null) return;
     const caller = await tokens.authenticate(token);
-    if (!caller) throw unauthenticated('The access token is not valid: it is mistyped, revoked, or its user is deactivated.');
-    throwIfOverLimit(`token:${caller.tokenId}`, 'with this token');
-    if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'This token is read-only; create a read-write token to make changes.');
+    if (!caller) throw unauthenticated('api.token_invalid');
+    throwIfOverLimit(`token:${caller.tokenId}`, 'api.rate_limited_token');
+    if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'api.read_only_token');
     const { user } = caller;
     request.apiToken = { id: caller.tokenId, scope: caller.scope };
-    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, unread: 0, navigation: [] });
+    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1, unread: 0, navigation: [] });
     await tokens.touch(caller);
   });
 }, { name: 'api-token-layer', dependencies: ['session-layer'] });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STATUS_TITLES } from '../../errors.js';
+import { translator } from '../i18n/index.js';
 import type { ApiOperation } from './routes.js';
 
 // The OpenAPI 3.1 document, made from the operations' own zod schemas (JSON Schema 2020-12 is
@@ -61,7 +62,7 @@ function responses(operation: ApiOperation): Record<string, JsonSchema> {
   }
   if (operation.method === 'GET') answers['304'] = { description: 'Not modified: `If-None-Match` names the current ETag.' };
   for (const code of [400, 401, ...(operation.errors ?? []), 429]) {
-    answers[String(code)] ??= { description: STATUS_TITLES[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    answers[String(code)] ??= { description: translator('en').t(STATUS_TITLES[code] ?? 'error.title'), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return answers;
 }

@@ -69,7 +69,7 @@ export function checkIfMatch(request: FastifyRequest, current: unknown): void {
   if (header === undefined) return;
   const tags = etagList(header);
   if (tags.includes('*') || tags.includes(etagOf(current))) return;
-  throw new ApiError(412, 'precondition_failed', 'The object changed since you read it (If-Match does not match its ETag); read it again and retry.');
+  throw new ApiError(412, 'precondition_failed', 'api.precondition_failed');
 }
 
 /** Validation messages per field, as forms show them (`__all__` for the whole body). */
@@ -82,11 +82,11 @@ function fieldErrors(error: z.ZodError): FormErrors {
   return fields;
 }
 
-function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, message: 'api.invalid_query' | 'api.invalid_body'): T {
   if (!schema) return undefined as T;
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  throw new ApiError(400, 'invalid', `The ${where} is not valid.`, fieldErrors(result.error));
+  throw new ApiError(400, 'invalid', message, fieldErrors(result.error));
 }
 
 /** Registers an operation (and its aliases) and records it for the OpenAPI document. */
@@ -96,12 +96,12 @@ export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperati
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     // A missing id in the path is the same 404 as a hidden one, not a 400.
     const params = operation.params ? operation.params.safeParse(request.params) : null;
-    if (params && !params.success) throw new ApiError(404, 'not_found', 'No such object, or you cannot see it.');
+    if (params && !params.success) throw new ApiError(404, 'not_found', 'api.not_found');
     const input: ApiInput<P, Q, B> = {
       user: request.user!,
       params: params?.data as P,
-      query: parsed(operation.query, request.query, 'query string'),
-      body: parsed(operation.body, request.body, 'request body'),
+      query: parsed(operation.query, request.query, 'api.invalid_query'),
+      body: parsed(operation.body, request.body, 'api.invalid_body'),
       request,
       reply,
     };
@@ -158,7 +158,7 @@ export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>): T {
   } catch {
     // Not JSON: answered below like any other cursor that is not ours.
   }
-  throw new ApiError(400, 'invalid', 'The cursor is not valid; use the `next` URL of the previous page.', { cursor: ['Not a cursor of this list.'] });
+  throw new ApiError(400, 'invalid', 'api.invalid_cursor', { cursor: ['api.not_a_cursor'] });
 }
 
 /** The URL of the next page: this request's, with the cursor replaced. */

@@ -30,7 +30,7 @@ export interface TokenCaller {
   tokenId: number;
   scope: TokenScope;
   lastUsedAt: number | null;
-  user: { id: number; username: string; email: string; timezone: string; is_admin: number };
+  user: { id: number; username: string; email: string; timezone: string; language: string; is_admin: number };
 }
 
 /** The token and its active user, in one statement prepared once. */
@@ -38,7 +38,7 @@ const tokenQuery = new PreparedQuery((db, params: Params<{ hash: string }>) =>
   db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
-    .select(['access_tokens.id', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.is_admin'])
+    .select(['access_tokens.id', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.language', 'users.is_admin'])
     .where('access_tokens.token_hash', '=', params.hash)
     .where('users.is_active', '=', 1),
 );
@@ -56,7 +56,7 @@ export class TokenStore {
       tokenId: row.id,
       scope: row.scope,
       lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-      user: { id: row.user_id, username: row.username, email: row.email, timezone: row.timezone, is_admin: row.is_admin },
+      user: { id: row.user_id, username: row.username, email: row.email, timezone: row.timezone, language: row.language, is_admin: row.is_admin },
     };
   }
 

@@ -38,7 +38,7 @@ export const commonLayer = fp<{ config: Config }>(async (app, { config }) => {
 
   app.addHook('onRequest', (request: FastifyRequest, reply, done) => {
     if (!isAllowedHost(request.headers.host, config.allowedHosts)) {
-      return done(new BadRequest(`Invalid Host header: ${JSON.stringify(request.headers.host ?? '')}. Add it to ALLOWED_HOSTS.`));
+      return done(new BadRequest('error.invalid_host').with({ host: JSON.stringify(request.headers.host ?? '') }));
     }
     if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return done();
     const [path, query] = splitUrl(request.url);

@@ -140,7 +140,7 @@ export const csrfLayer = fp<{ config: Config }>(async (app, { config }) => {
   });
   const fail = (request: FastifyRequest, problem: string) => {
     request.log.warn({ reason: problem }, 'CSRF verification failed');
-    return new Forbidden(config.production ? 'CSRF verification failed. Request aborted.' : `CSRF verification failed. Request aborted. ${problem}`);
+    return config.production ? new Forbidden('error.csrf') : new Forbidden('error.csrf_detail').with({ problem });
   };
   // preValidation: after the body is parsed (the token may be a form field), before any handler.
   app.addHook('preValidation', (request, _reply, done) => {

@@ -63,7 +63,7 @@ export const securityLayer = fp<{ config: Config }>(async (app, { config }) => {
     reply.headers(headers);
     if (!config.production || request.protocol === 'https' || request.routeOptions.config.allowHttp) return done();
     // Never redirect to a host we do not serve: that would be an open redirect.
-    if (!isAllowedHost(request.host, config.allowedHosts)) return done(new BadRequest('Invalid Host header.'));
+    if (!isAllowedHost(request.host, config.allowedHosts)) return done(new BadRequest('error.invalid_host_short'));
     reply.redirect(`https://${request.host}${request.url}`, 301);
   });
 }, { name: 'security-layer' });

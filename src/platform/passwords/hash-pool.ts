@@ -36,7 +36,7 @@ const RETRY_AFTER_SECONDS = 10;
 
 export class HashingUnavailable extends ServiceUnavailable {
   constructor(readonly reason: HashingFailure) {
-    super('Signing in is very busy right now. Please try again in a few seconds.', RETRY_AFTER_SECONDS);
+    super('error.signing_in_busy', RETRY_AFTER_SECONDS);
   }
 }
 

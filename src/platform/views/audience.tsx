@@ -1,18 +1,17 @@
 import type { AudienceMember, AudienceRole, AudienceVia } from '../audience.js';
+import { type MessageKey, say } from '../i18n/index.js';
 
-const ROLE_WORDS: Record<AudienceRole, string> = {
-  change: 'can change it',
-  tick: 'can tick and add items',
-  read: 'can read',
+const ROLE_WORDS: Record<AudienceRole, MessageKey> = {
+  change: 'audience.role_change',
+  tick: 'audience.role_tick',
+  read: 'audience.role_read',
 };
 
 function viaWords(via: AudienceVia, groupName: string | null): string {
-  if (via === 'owner') return 'owner';
-  if (via === 'share') return 'shared by name';
-  return groupName ? `member of ${groupName}` : 'group member';
+  if (via === 'owner') return say('audience.via_owner');
+  if (via === 'share') return say('audience.via_share');
+  return groupName ? say({ key: 'audience.via_group', values: { group: groupName } }) : say('audience.via_some_group');
 }
-
-const people = (count: number) => (count === 1 ? '1 person' : `${count} people`);
 
 /**
  * "Who can see this": everyone who may read an object, what each may do, and why (owner, shared
@@ -22,7 +21,10 @@ const people = (count: number) => (count === 1 ? '1 person' : `${count} people`)
 export function AudiencePanel({ members, viewerId, noun, groupName }: {
   members: AudienceMember[];
   viewerId: number;
-  /** "note", "to-do list"... */
+  /**
+   * "note", "to-do list"..., translated by the caller, in the form the language puts after
+   * "can read this" (Ukrainian: the accusative, `нотатку`).
+   */
   noun: string;
   /** The object's group, if it has one: its members are among `members`. */
   groupName: string | null;
@@ -31,20 +33,20 @@ export function AudiencePanel({ members, viewerId, noun, groupName }: {
   const tickers = members.filter((member) => member.role === 'tick').length;
   return (
     <section class="audience" aria-labelledby="audience-heading">
-      <h2 id="audience-heading">Who can see this</h2>
+      <h2 id="audience-heading">{say('audience.heading')}</h2>
       <p>
-        {people(members.length)} can read this {noun}; {people(changers)} can change it
-        {tickers ? <>, {people(tickers)} can tick and add items</> : null}.
-        {groupName ? <> It is shared with the group <strong>{groupName}</strong>: its members are among them.</> : null}
+        {say({ key: 'audience.readers', values: { count: members.length, noun } })}; {say({ key: 'audience.changers', values: { count: changers } })}
+        {tickers ? <>, {say({ key: 'audience.tickers', values: { count: tickers } })}</> : null}.
+        {groupName ? <> {say({ key: 'audience.group', values: { group: groupName } })}</> : null}
       </p>
       <ul class="audience-list">
         {members.map((member) => (
           <li>
             <span class="audience-name">
               {member.username}
-              {member.id === viewerId ? <span class="badge">you</span> : null}
+              {member.id === viewerId ? <span class="badge">{say('audience.you')}</span> : null}
             </span>
-            <span class={`audience-role role-${member.role}`}>{ROLE_WORDS[member.role]}</span>
+            <span class={`audience-role role-${member.role}`}>{say(ROLE_WORDS[member.role])}</span>
             <small class="audience-via">{member.via.map((via) => viaWords(via, groupName)).join(' · ')}</small>
           </li>
         ))}

@@ -1,4 +1,5 @@
 import { UNREAD_CAP } from '../notifications.js';
+import { localeOf } from '../time-zones.js';
 import type { ViewContext } from './render.js';
 
 // The bell in every page's navigation: a plain link to /notifications/ with the unread count.
@@ -9,10 +10,24 @@ export function unreadBadge(count: number): string {
   return count >= UNREAD_CAP ? `${UNREAD_CAP - 1}+` : String(count);
 }
 
-/** The link's accessible name. */
-export function unreadLabel(count: number): string {
-  if (count <= 0) return 'Notifications, none unread';
-  return count >= UNREAD_CAP ? `Notifications, more than ${UNREAD_CAP - 1} unread` : `Notifications, ${count} unread`;
+/** The link's accessible name, in the page's language. */
+export function unreadLabel(t: ViewContext['t'], count: number): string {
+  return count >= UNREAD_CAP ? t('bell.unread_more', { cap: UNREAD_CAP - 1 }) : t('bell.unread', { count: Math.max(count, 0) });
+}
+
+/**
+ * The label for each plural form of the page's language, with `{count}` for the number, for
+ * public/js/notifications.js to say a new count in the page's words (it holds none of its own):
+ * each form is the catalogue's message for the first count that takes it.
+ */
+export function unreadLabelForms(ctx: ViewContext): Record<string, string> {
+  const rules = new Intl.PluralRules(localeOf(ctx.language));
+  const forms: Record<string, string> = { 'data-label-none': unreadLabel(ctx.t, 0), 'data-label-more': unreadLabel(ctx.t, UNREAD_CAP) };
+  for (let count = 1; count < UNREAD_CAP; count++) {
+    const name = `data-label-${rules.select(count)}`;
+    forms[name] ??= unreadLabel(ctx.t, count).replace(String(count), '{count}');
+  }
+  return forms;
 }
 
 /** A bell outline. Decorative: the link's name is the text beside it. */
@@ -34,10 +49,11 @@ export function Bell({ ctx, unread }: { ctx: ViewContext; unread: number }) {
       data-socket-path="/ws/notifications/"
       data-unread={String(unread)}
       aria-current={ctx.path.startsWith('/notifications/') ? 'page' : undefined}
+      {...unreadLabelForms(ctx)}
     >
       <BellIcon />
       <span class="visually-hidden" data-bell-label>
-        {unreadLabel(unread)}
+        {unreadLabel(ctx.t, unread)}
       </span>
       <span class="bell-count" aria-hidden="true" hidden={unread <= 0}>
         {unreadBadge(unread)}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { msg } from '../i18n/index.js';
 
 /** `#rrggbb`, stored lowercase. Only this shape reaches an attribute, so it cannot break out. */
 export const colorField = (fallback: string) =>
@@ -6,7 +7,7 @@ export const colorField = (fallback: string) =>
     .string()
     .optional()
     .transform((raw) => (raw === undefined || raw.trim() === '' ? fallback : raw.trim()))
-    .pipe(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Enter a colour as #rrggbb, for example #3366cc.'))
+    .pipe(z.string().regex(/^#[0-9a-fA-F]{6}$/, msg('form.color')))
     .transform((color) => color.toLowerCase());
 
 /**

@@ -29,7 +29,7 @@ export function ConfirmPage({ ctx, title, heading, action, button, cancel, field
           {Object.entries(fields).map(([name, value]) => <input type="hidden" name={name} value={value} />)}
           <div class="actions">
             <button type="submit" class="danger">{button}</button>
-            <a href={cancel} role="button" class="secondary outline">Cancel</a>
+            <a href={cancel} role="button" class="secondary outline">{ctx.t('confirm.cancel')}</a>
           </div>
         </form>
       </article>

@@ -1,11 +1,14 @@
-import { pageLanguage } from '../i18n/index.js';
+import { pageLanguage, say } from '../i18n/index.js';
 import { dateTimeIn } from '../time-zones.js';
 import { ConfirmPage } from './confirm.js';
 import type { ViewContext } from './render.js';
 
 // Pieces shared by several features: the delete confirmation and dates.
 
-/** GET on a /delete/ path: says what will go and asks for the POST. */
+/**
+ * GET on a /delete/ path: says what will go and asks for the POST. `kind` comes translated by the
+ * caller, in the form the language puts after "delete" (Ukrainian: the accusative, `нотатку`).
+ */
 export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence }: {
   ctx: ViewContext;
   kind: string;
@@ -15,7 +18,8 @@ export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence
   consequence: string;
 }) {
   return (
-    <ConfirmPage ctx={ctx} title={`Delete ${kind}`} heading={`Delete this ${kind}?`} action={action} button="Delete" cancel={cancel}>
+    <ConfirmPage ctx={ctx} title={ctx.t('confirm.delete_title', { kind })} heading={ctx.t('confirm.delete_heading', { kind })} action={action}
+      button={ctx.t('confirm.delete')} cancel={cancel}>
       <p>
         <strong>{name}</strong>
       </p>
@@ -37,7 +41,7 @@ export function Time({ ms, timeZone }: { ms: number; timeZone?: string }) {
       </time>
     );
   }
-  return <time datetime={iso}>{iso.replace('T', ' ').slice(0, 16)} UTC</time>;
+  return <time datetime={iso}>{say({ key: 'time.utc', values: { time: iso.replace('T', ' ').slice(0, 16) } })}</time>;
 }
 
 /**

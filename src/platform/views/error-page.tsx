@@ -3,7 +3,7 @@ import { Layout } from './layout.js';
 import type { ViewContext } from './render.js';
 
 export function ErrorPage({ ctx, status, message, detail }: { ctx: ViewContext; status: number; message: string; detail?: string | undefined }) {
-  const title = STATUS_TITLES[status] ?? 'Error';
+  const title = ctx.t(STATUS_TITLES[status] ?? 'error.title');
   return (
     <Layout ctx={ctx} title={title}>
       <article class="error-page">
@@ -15,7 +15,7 @@ export function ErrorPage({ ctx, status, message, detail }: { ctx: ViewContext; 
         <p>{message}</p>
         {detail ? <pre class="error-detail">{detail}</pre> : null}
         <footer>
-          <a href="/" role="button" class="secondary">Go to the start page</a>
+          <a href="/" role="button" class="secondary">{ctx.t('error.go_home')}</a>
         </footer>
       </article>
     </Layout>

@@ -4,6 +4,7 @@ import { assetUrl } from './assets.js';
 import { Bell, unreadBadge } from './bell.js';
 import type { NavigationBadge } from '../navigation-counts.js';
 import { UNREAD_CAP } from '../notifications.js';
+import { localeOf } from '../time-zones.js';
 import { CsrfField } from './forms.js';
 import type { ViewContext } from './render.js';
 
@@ -27,15 +28,23 @@ function BrandMark() {
   );
 }
 
+/** How many, for the accessible name: "3 unread chat messages", "more than 99 …" past UNREAD_CAP. */
+function countWords(ctx: ViewContext, badge: NavigationBadge): string {
+  const { counted } = badge;
+  const count = Math.min(badge.count, UNREAD_CAP - 1);
+  const words = typeof counted === 'string' ? ctx.t(counted, { count }) : `${count} ${count === 1 ? counted.one : counted.many}`;
+  return badge.count >= UNREAD_CAP ? ctx.t('count.more_than', { what: words }) : words;
+}
+
 /** A link with a count beside it (platform/navigation-counts.ts), stopping at UNREAD_CAP like the bell's. */
 function NavigationCountLink({ ctx, badge }: { ctx: ViewContext; badge: NavigationBadge }) {
   return (
     <a href={badge.href} class="nav-count-link" aria-current={badge.current?.test(ctx.path) ? 'page' : undefined}>
-      {badge.label}
+      {say(badge.label)}
       {badge.count > 0 ? (
         <>
           <span class="nav-count" aria-hidden="true">{unreadBadge(badge.count)}</span>
-          <span class="visually-hidden">, {badge.count >= UNREAD_CAP ? ctx.t('count.unread_more', { cap: UNREAD_CAP - 1 }) : badge.count} {badge.count === 1 ? badge.counted.one : badge.counted.many}</span>
+          <span class="visually-hidden">, {countWords(ctx, badge)}</span>
         </>
       ) : null}
     </a>
@@ -127,7 +136,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        <title>{`${title} · groupnotes`}</title>
+        <title>{ctx.t('layout.title', { title })}</title>
         <link rel="icon" href={assetUrl('favicon.svg')} type="image/svg+xml" />
         <link rel="stylesheet" href={assetUrl('vendor/pico.min.css')} />
         <link rel="stylesheet" href={assetUrl('app.css')} />
@@ -135,7 +144,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         {ctx.user ? <script src={assetUrl('js/notifications.js')} defer /> : null}
         {ctx.user ? <script src={assetUrl('js/confirm.js')} defer /> : null}
       </head>
-      <body>
+      <body data-locale={localeOf(ctx.language)}>
         <a class="skip-link" href="#main">{ctx.t('layout.skip')}</a>
         <header class="site-header">
           <div class="container">

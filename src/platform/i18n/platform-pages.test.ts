@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
+import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
+import type { FlashMessage } from '../chain/messages.js';
+import type { NavigationBadge } from '../navigation-counts.js';
+import { UNREAD_CAP } from '../notifications.js';
+import { AudiencePanel } from '../views/audience.js';
+import { DeleteConfirmPage } from '../views/controls.js';
+import { Layout } from '../views/layout.js';
+import { type ViewContext, renderPage } from '../views/render.js';
+import { translator } from './index.js';
+
+// Issue 23's check for the platform's own pages: the error pages, the layout (navigation, bell,
+// counts, flash messages) and the confirmation page, with every catalogue message wrapped in ⟦ ⟧:
+// any text left outside the markers is text that is not from the catalogue.
+
+let t: TestApp;
+let person: { browser: TestBrowser; user: { username: string } };
+beforeAll(async () => {
+  useMarkedMessages();
+  t = await buildTestApp();
+  person = await loggedIn(t);
+});
+afterAll(() => t.close());
+
+/** A page's context as a logged-in request would make it, with the bell and counts given. */
+function context(options: { unread?: number; navigation?: NavigationBadge[]; messages?: FlashMessage[] } = {}): ViewContext {
+  const { language, t: say } = translator('en');
+  return {
+    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false, unread: options.unread ?? 0, navigation: options.navigation ?? [] },
+    path: '/notes/',
+    csrfToken: () => 'token',
+    takeMessages: () => options.messages ?? [],
+    language,
+    t: say,
+  };
+}
+
+const chat = (count: number): NavigationBadge => ({ label: 'nav.chat', href: '/groups/', counted: 'nav.unread_chat_messages', count });
+
+describe('the platform’s pages say only catalogue words', () => {
+  it('the 404 page, logged in (navigation, bell and the chat’s count) and not', async () => {
+    const mine = await person.browser.get('/no-such-page/');
+    expect(mine.statusCode).toBe(404);
+    expectAllWrapped('/no-such-page/ (logged in)', mine.body, [person.user.username]);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/no-such-page/' });
+    expect(anonymous.statusCode).toBe(404);
+    expectAllWrapped('/no-such-page/', anonymous.body);
+  });
+
+  it('the 403 page of a form posted without its CSRF token', async () => {
+    const response = await person.browser.post('/accounts/logout/', {}, { csrf: false });
+    expect(response.statusCode).toBe(403);
+    // Outside production the page names Django's diagnostic, for the developer: not for people.
+    expectAllWrapped('403', response.body, [person.user.username, 'CSRF token missing.']);
+  });
+
+  it('the 405 page of a path that takes another method', async () => {
+    const response = await person.browser.get('/accounts/logout/');
+    expect(response.statusCode).toBe(405);
+    expectAllWrapped('405', response.body, [person.user.username]);
+  });
+
+  it('the 413 page of a body past the limit', async () => {
+    const response = await person.browser.post('/notes/new/', { title: 'x'.repeat(1_100_000) });
+    expect(response.statusCode).toBe(413);
+    expectAllWrapped('413', response.body, [person.user.username]);
+  });
+
+  it('the layout with a flash message, the bell with unread notifications and the chat’s count', () => {
+    const messages: FlashMessage[] = [{ level: 'success', text: 'nav.notes' }, { level: 'error', text: { key: 'api.rate_limited_account', values: { seconds: 3 } } }];
+    for (const [unread, count] of [[3, 5], [1, 1], [UNREAD_CAP, UNREAD_CAP]] as const) {
+      const html = renderPage(Layout({ ctx: context({ unread, navigation: [chat(count)], messages }), title: '⟦Soup⟧', children: null }), translator('en'));
+      expect(html).toContain('message-error');
+      expect(html).toContain('data-label-one="⟦Notifications, {count} unread⟧"');
+      expectAllWrapped(`layout (${unread} unread, ${count} in the chat)`, html, ['⟦dana⟧']);
+    }
+  });
+
+  it('the delete confirmation page and the audience panel, given their kind and noun translated', () => {
+    const ctx = context();
+    const page = DeleteConfirmPage({ ctx, kind: '⟦notebook⟧', name: '⟦Soup⟧', action: '/notebooks/1/delete/', cancel: '/notebooks/1/', consequence: '⟦Its notes stay.⟧' });
+    expectAllWrapped('delete confirmation', renderPage(page, translator('en')));
+    const members = [
+      { id: 1, username: 'dana', role: 'change' as const, via: ['owner' as const] },
+      { id: 2, username: 'olek', role: 'tick' as const, via: ['share' as const, 'group' as const] },
+      { id: 3, username: 'ira', role: 'read' as const, via: ['group' as const] },
+    ];
+    const panel = Layout({ ctx, title: '⟦Soup⟧', children: AudiencePanel({ members, viewerId: 1, noun: '⟦note⟧', groupName: '⟦Kitchen⟧' }) });
+    expectAllWrapped('audience panel', renderPage(panel, translator('en')), ['dana', 'olek', 'ira']);
+  });
+});
