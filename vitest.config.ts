@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -11,5 +12,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each test file gets its own database (a temp SQLite file or a fresh PostgreSQL database).
     fileParallelism: true,
+    // Vitest's default, one worker fewer than the cores, is a single worker on a two-core
+    // machine: the files then run one at a time while most of their time is spent waiting on
+    // sockets and databases. Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -39,7 +39,10 @@ export function unwrappedText(html: string, userContent: readonly string[] = [])
     .replace(/<script\b[\s\S]*?<\/script>/g, '')
     .replace(/<style\b[\s\S]*?<\/style>/g, '')
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(time|code|pre|kbd|samp)\b[\s\S]*?<\/\1>/g, '');
+    .replace(/<(time|code|pre|kbd|samp)\b[\s\S]*?<\/\1>/g, '')
+    // Text a page declares to be in another language on purpose (the API's operation summaries,
+    // English as in openapi.json): <p lang="en">, with no element of its own kind inside.
+    .replace(/<(p|span)\b[^>]*\blang="[^"]*"[^>]*>[\s\S]*?<\/\1>/g, '');
   const pieces: string[] = [];
   for (const match of page.matchAll(READ_ATTRIBUTES)) pieces.push(decode(match[1]!));
   for (const match of page.matchAll(BUTTON_VALUE)) {

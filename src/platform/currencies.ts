@@ -6,9 +6,3 @@ export const CURRENCIES = ['UAH', 'EUR', 'USD', 'GBP', 'PLN', 'CHF', 'CZK', 'SEK
 export function isCurrency(code: string): boolean {
   return code === '' || (CURRENCIES as readonly string[]).includes(code);
 }
-
-/** The account page's choices: none, then each code with its English name. */
-export function currencyChoices(): { value: string; label: string }[] {
-  const names = new Intl.DisplayNames('en', { type: 'currency' });
-  return [{ value: '', label: 'None (plain numbers)' }, ...CURRENCIES.map((code) => ({ value: code, label: `${code} – ${names.of(code) ?? code}` }))];
-}

@@ -25,7 +25,7 @@ function Operation({ ctx, operation }: { ctx: ViewContext; operation: ApiOperati
   return (
     <article class="api-operation" id={`${operation.method}-${operation.path}`}>
       <h3>
-        <span class={`api-method api-${operation.method.toLowerCase()}`}>{operation.method}</span> <code>{operation.path}</code>
+        <code class={`api-method api-${operation.method.toLowerCase()}`}>{operation.method}</code> <code>{operation.path}</code>
       </h3>
       <p lang="en">{operation.summary}</p>
       {operation.aliases?.length ? <p class="muted">{ctx.t('api_docs.aliases', { aliases: operation.aliases.join(', ') })}</p> : null}
@@ -54,21 +54,21 @@ export function ApiReferencePage({ ctx, operations }: { ctx: ViewContext; operat
       <p>{ctx.t('api_docs.shapes', { list: '{"results": [...], "next": "<url or null>"}', error: '{"error": {"code", "message", "fields"}}' })}</p>
       <p>{ctx.t('api_docs.etags', { ifNoneMatch: 'If-None-Match', ifMatch: 'If-Match' })}</p>
       <p>
-        {ctx.t('api_docs.machine_readable')} <a href="/api/v1/openapi.json">openapi.json</a>
+        {ctx.t('api_docs.machine_readable')} <a href="/api/v1/openapi.json"><code>openapi.json</code></a>
       </p>
       <p class="muted">{ctx.t('api_docs.summaries_english')}</p>
       <nav aria-label={ctx.t('api_docs.resources')}>
         <ul class="api-tags">
           {tags.map((tag) => (
             <li key={tag}>
-              <a href={`#${tag}`}>{tag}</a>
+              <a href={`#${tag}`}><code>{tag}</code></a>
             </li>
           ))}
         </ul>
       </nav>
       {tags.map((tag) => (
         <section key={tag} id={tag}>
-          <h2>{tag}</h2>
+          <h2><code>{tag}</code></h2>
           {sorted(tag).map((operation) => (
             <Operation key={`${operation.method} ${operation.path}`} ctx={ctx} operation={operation} />
           ))}
