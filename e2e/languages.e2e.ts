@@ -6,8 +6,8 @@ import { launchBrowser, Person } from './browser.js';
 // The page's language follows the browser's (Accept-Language) until the user chooses one.
 // Oksana's browser asks for Ukrainian: every page she opens is <html lang="uk"> with its
 // navigation in Ukrainian, and passes the same audits (axe, no sideways scrolling) as in English.
-// A feature's own words are checked by its tests: here the forms are filled by their fields'
-// names, so the journey does not depend on each page's wording.
+// The forms are filled by their fields' names; each page's own words are checked by a heading
+// or a message from its catalogue (locales/uk/), and a price is typed the Ukrainian way.
 
 /** The navigation's words in Ukrainian (locales/uk/platform.json). */
 const NAVIGATION = ['Нотатки', 'Блокноти', 'Теги', 'Справи', 'Покупки', 'Групи'];
@@ -39,7 +39,7 @@ describe('the interface in the browser\'s language', () => {
     return response.status();
   }
 
-  /** The page is Ukrainian where this branch makes sure of it: <html lang> and the navigation. */
+  /** The page is Ukrainian: <html lang>, the navigation and the skip link. */
   async function expectUkrainianLayout(): Promise<void> {
     expect(await oksana.page.getAttribute('html', 'lang')).toBe('uk');
     const navigation = oksana.page.getByRole('navigation', { name: 'Головне меню' });
@@ -68,6 +68,7 @@ describe('the interface in the browser\'s language', () => {
     expect(path(oksana)).toBe('/notes/');
     await oksana.audit();
     await expectUkrainianLayout();
+    expect(await oksana.page.getByRole('heading', { level: 1 }).textContent()).toBe('Нотатки');
     await oksana.screenshot('notes-list-uk');
   });
 
@@ -77,6 +78,7 @@ describe('the interface in the browser\'s language', () => {
     await oksana.audit(true);
     await expectUkrainianLayout();
     expect(await oksana.page.locator('[aria-invalid="true"]').count()).toBeGreaterThan(0);
+    expect(await oksana.page.locator('.field-errors').first().textContent()).toContain('Це поле обов’язкове.');
     await oksana.screenshot('note-form-errors-uk');
   });
 
@@ -95,8 +97,10 @@ describe('the interface in the browser\'s language', () => {
     await oksana.screenshot('todo-uk');
     await oksana.visit('/shopping/new/');
     expect(await send({ title: 'Субота' })).toBe(302);
+    expect(await send({ name: 'Буряк', estimated_price: '8,69' })).toBe(302);
     await oksana.audit();
     await expectUkrainianLayout();
+    expect(await oksana.page.locator('main').textContent()).toContain('8,69');
     await oksana.screenshot('shopping-list-uk');
   });
 
@@ -110,12 +114,14 @@ describe('the interface in the browser\'s language', () => {
     await oksana.screenshot('group-uk');
     await oksana.visit(`/groups/${group}/chat/`);
     await expectUkrainianLayout();
+    expect(await oksana.page.getByRole('heading', { level: 1 }).textContent()).toBe('Чат групи Сусіди');
     await oksana.screenshot('chat-uk');
   });
 
   test('the account page', async () => {
     await oksana.visit('/accounts/');
     await expectUkrainianLayout();
+    expect(await oksana.page.getByRole('heading', { level: 1 }).textContent()).toBe('Ваш обліковий запис');
     await oksana.screenshot('account-uk');
   });
 });

@@ -87,8 +87,7 @@ export function sessionKeyId(key: string): string {
 
 /** What a session row stores: always built here, so that equal data is equal text. */
 function sessionData(userId: number, authHash: string): string {
-  const data: SessionData = { _auth_user_id: String(userId), _auth_user_hash: authHash };
-  return JSON.stringify(data);
+  return JSON.stringify({ _auth_user_id: String(userId), _auth_user_hash: authHash } satisfies SessionData);
 }
 
 /** Hears the keys of sessions that ended (logout, password change...), so live sockets can close. */
@@ -132,9 +131,8 @@ export class SessionStore {
         'users.password',
         'users.is_active',
         'users.is_admin',
-        'users.timezone',
-        'users.currency',
-        'users.language',
+        // The user's settings.
+        'users.timezone', 'users.currency', 'users.language',
         'users.view_version',
         jsonRowsFrom(
           db,
