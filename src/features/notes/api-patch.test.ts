@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { INVALID_CHOICE } from '../../platform/ids.js';
 import { ApiClient, createToken } from '../../../test/api.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
+
+/** The API's words for an id that names nothing the caller may use (platform.json's form.invalid_choice). */
+const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
 
 // PATCH /api/v1/notes/:pk/: the owner alone changes the fields given, with the form's rules, and
 // If-Match makes a change conditional on the note being as the client last read it.

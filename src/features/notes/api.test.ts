@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
-import { INVALID_CHOICE } from '../../platform/ids.js';
 import { ApiClient, createToken } from '../../../test/api.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
+
+/** The API's words for an id that names nothing the caller may use (platform.json's form.invalid_choice). */
+const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
 
 // The notes API (PRODUCT.md section 4b) with the pages' rules (SPEC.md section 4): the owner reads
 // and changes; a member of the note's group reads only; anyone else gets the 404 of a missing note.
