@@ -103,7 +103,7 @@ describe('the everyday frictions of lists', () => {
     const texts = await ann.page.locator('.todo-items .item-text').allTextContents();
     expect(texts).toEqual(['Sooner', 'Later', 'Undated']);
     await ann.page.getByLabel('Share with the members of').selectOption({ label: 'LF family' });
-    expect(await submit(ann, 'Share with the group\'s members')).toBe(302);
+    expect(await submit(ann, 'Share with the group’s members')).toBe(302);
     expect(await ann.page.locator('.shared-users').textContent()).toContain('lf_bob');
     await ann.audit();
     await ann.screenshot('todo-list-sorted');

@@ -86,9 +86,11 @@ describe('reminders in the browser', () => {
     await rita.audit();
     const listed = rita.page.locator('.reminder-list li');
     expect(await listed.count()).toBe(2);
-    // In the zone the reminder fires in, as the server wrote it: the page's script leaves it be.
-    expect(await listed.nth(0).textContent()).toContain(`${tomorrow} 09:00 (${timeZone}) · Every week · Leave at 8:30`);
-    expect(await listed.nth(1).textContent()).toContain(`${tomorrow} 18:30 (${timeZone}) · Once`);
+    // In the zone the reminder fires in, as the server wrote it in the page's language (English
+    // as en-GB: "27 Nov 2026, 09:00"): the page's script leaves it be.
+    const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${tomorrow}T12:00:00Z`));
+    expect(await listed.nth(0).textContent()).toContain(`${day}, 09:00 (${timeZone}) · Every week · Leave at 8:30`);
+    expect(await listed.nth(1).textContent()).toContain(`${day}, 18:30 (${timeZone}) · Once`);
     await rita.screenshot('note-reminders');
 
     const yesterday = wallTime(Date.now() - 86_400_000, timeZone).slice(0, 10);
