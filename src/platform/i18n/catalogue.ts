@@ -8,6 +8,9 @@ import type { MessageKey } from './keys.js';
 // of JSON files and no code.
 
 export type { MessageKey } from './keys.js';
+/** The parser's TYPE.literal (@formatjs/icu-messageformat-parser, which intl-messageformat does not re-export). */
+const LITERAL = 0;
+
 export type MessageValues = Record<string, string | number | Date>;
 export type Language = string;
 
@@ -49,8 +52,12 @@ export function readMessages(language: Language, directory: URL = LOCALES): Mess
 }
 
 export class Catalogue {
-  /** Compiled once each: bounded by languages x keys, both fixed at start. */
-  private readonly compiled = new Map<string, IntlMessageFormat>();
+  /**
+   * Compiled once each, bounded by languages x keys (both fixed at start): a message that takes
+   * no values is kept as its text, which every page then costs a Map lookup, not a format.
+   */
+  private readonly compiled = new Map<string, IntlMessageFormat | string>();
+  private readonly translators = new Map<Language, Translator>();
 
   /**
    * `markers` wraps every message in ⟦ ⟧: a test renders each page so and fails on any text
@@ -64,27 +71,38 @@ export class Catalogue {
   }
 
   format(language: Language, key: MessageKey, values?: MessageValues): string {
-    const text = this.compile(language, key).format(values);
+    const message = this.compile(language, key);
+    return typeof message === 'string' ? message : this.marked(String(message.format(values)));
+  }
+
+  private marked(text: string): string {
     // Only plain text comes out: the messages hold no rich-text tags.
-    return this.markers ? `⟦${String(text)}⟧` : String(text);
+    return this.markers ? `⟦${text}⟧` : text;
   }
 
   has(text: string): text is MessageKey {
     return Object.hasOwn(this.messages.en!, text);
   }
 
+  /** The language's translator: one object per language, so that what is worked out from it can be kept by it. */
   translator(language: Language): Translator {
-    return { language, t: (key, values) => this.format(language, key, values), has: (text) => this.has(text) };
+    let translator = this.translators.get(language);
+    if (!translator) {
+      translator = { language, t: (key, values) => this.format(language, key, values), has: (text) => this.has(text) };
+      this.translators.set(language, translator);
+    }
+    return translator;
   }
 
-  private compile(language: Language, key: MessageKey): IntlMessageFormat {
+  private compile(language: Language, key: MessageKey): IntlMessageFormat | string {
     const id = `${language}\0${key}`;
     let message = this.compiled.get(id);
     if (!message) {
       // A key the language lacks falls back to English (a test keeps the files in step).
       const source = this.messages[language]?.[key] ?? this.messages.en?.[key];
       if (source === undefined) throw new Error(`No message ${key}`);
-      message = new IntlMessageFormat(source, language);
+      const compiled = new IntlMessageFormat(source, language);
+      message = compiled.getAst().every((element) => element.type === LITERAL) ? this.marked(String(compiled.format())) : compiled;
       this.compiled.set(id, message);
     }
     return message;

@@ -21,6 +21,18 @@ export function unreadLabel(t: ViewContext['t'], count: number): string {
  * each form is the catalogue's message for the first count that takes it.
  */
 export function unreadLabelForms(ctx: ViewContext): Record<string, string> {
+  let forms = labelForms.get(ctx.t);
+  if (!forms) {
+    forms = labelFormsIn(ctx);
+    labelForms.set(ctx.t, forms);
+  }
+  return forms;
+}
+
+/** Worked out once per language (a hundred messages formatted), kept by its translator. */
+const labelForms = new WeakMap<ViewContext['t'], Record<string, string>>();
+
+function labelFormsIn(ctx: ViewContext): Record<string, string> {
   const rules = new Intl.PluralRules(localeOf(ctx.language));
   const forms: Record<string, string> = { 'data-label-none': unreadLabel(ctx.t, 0), 'data-label-more': unreadLabel(ctx.t, UNREAD_CAP) };
   for (let count = 1; count < UNREAD_CAP; count++) {
