@@ -177,6 +177,28 @@ describe('what is kept, and what it saves', () => {
     }
   });
 
+  it('keeps the pages of a member whose group chats, with the navigation’s new count', async () => {
+    const counter = new QueryCounter();
+    const counted = await buildTestApp({}, counter.observe);
+    try {
+      const { user: author } = await loggedIn(counted);
+      const { user: reader, browser } = await loggedIn(counted);
+      const group = await createGroup(counted.db, author, [reader]);
+      const note = await createNote(counted.db, author, { title: 'shared', group_id: group.id });
+      const unreadChat = async (url: string) => /<span class="nav-count" aria-hidden="true">(\d+)<\/span>/.exec((await browser.get(url)).body)?.[1];
+      expect(await unreadChat('/notes/')).toBeUndefined();
+      expect(await unreadChat(`/notes/${note.id}/`)).toBeUndefined();
+      for (const content of ['one', 'two']) {
+        await counted.db.insertInto('chat_messages').values({ group_id: group.id, author_id: author.id, content, created_at: Date.now() }).execute();
+      }
+      expect(await counter.during(async () => expect(await unreadChat('/notes/')).toBe('2'))).toBe(1);
+      expect(await counter.during(async () => expect(await unreadChat(`/notes/${note.id}/`)).toBe('2'))).toBe(2);
+      expect(await counter.during(async () => expect(await titles(browser)).toEqual(['shared']))).toBe(1);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('keeps a note’s page while another note of its group changes, and drops the group’s list', async () => {
     const counter = new QueryCounter();
     const counted = await buildTestApp({}, counter.observe);

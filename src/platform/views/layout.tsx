@@ -61,7 +61,7 @@ function current(ctx: ViewContext, href: string): 'page' | undefined {
  * Brand and account on the first row, sections below them on phones and beside them on wide
  * screens: the rows wrap with CSS alone, so the menu needs no script and never scrolls sideways.
  */
-function Navigation({ ctx }: { ctx: ViewContext }) {
+export function Navigation({ ctx }: { ctx: ViewContext }) {
   const user = ctx.user;
   return (
     <nav class="site-nav" aria-label={ctx.t('nav.main')}>

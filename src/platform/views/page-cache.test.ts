@@ -117,3 +117,42 @@ describe('PageCache', () => {
     expect(cache.get('b', '1', () => TOKEN_B)!.bytes).not.toBe(b.bytes);
   });
 });
+
+describe('PageCache, a live part', () => {
+  const live = (count: number) => ({ variant: String(count), render: () => `<nav>${count} unread</nav>` });
+
+  it('serves a kept page with the live part of the request, keeping the rest', () => {
+    const cache = cacheAt();
+    const html = (count: number) => `<p>kept</p>${live(count).render()}<form>${cache.placeholder}</form>`;
+    cache.put('key', '1', html(3), () => TOKEN_A, live(3));
+    expect(cache.get('key', '1', () => TOKEN_B, live(3))?.bytes.toString()).toBe(`<p>kept</p><nav>3 unread</nav><form>${TOKEN_B}</form>`);
+    expect(cache.get('key', '1', () => TOKEN_B, live(12))?.bytes.toString()).toBe(`<p>kept</p><nav>12 unread</nav><form>${TOKEN_B}</form>`);
+    expect(cache.get('key', '1', () => TOKEN_A, live(0))?.bytes.toString()).toBe(`<p>kept</p><nav>0 unread</nav><form>${TOKEN_A}</form>`);
+  });
+
+  it('still drops the page when its token moves, whatever the live part', () => {
+    const cache = cacheAt();
+    cache.put('key', '1', `<p>old</p>${live(1).render()}`, () => TOKEN_A, live(1));
+    expect(cache.get('key', '2', () => TOKEN_A, live(1))).toBeUndefined();
+  });
+
+  it('keeps a page whose live part is not found in it for that variant alone', () => {
+    const cache = cacheAt();
+    cache.put('key', '1', '<p>no navigation here</p>', () => TOKEN_A, live(1));
+    expect(cache.get('key', '1', () => TOKEN_A, live(1))?.bytes.toString()).toBe('<p>no navigation here</p>');
+    expect(cache.get('key', '1', () => TOKEN_A, live(2))).toBeUndefined();
+  });
+
+  it('does not take back a copy of the page as it was before its live part changed', () => {
+    const cache = cacheAt();
+    const html = `${live(1).render()}<i>${cache.placeholder}</i>`;
+    const first = cache.put('key', '1', html, () => TOKEN_A, live(1));
+    const second = cache.get('key', '1', () => TOKEN_B, live(2))!; // same length, other words
+    first.done();
+    const third = cache.get('key', '1', () => TOKEN_B, live(2))!;
+    expect(third.bytes).not.toBe(first.bytes);
+    expect(third.bytes.toString()).toBe(`<nav>2 unread</nav><i>${TOKEN_B}</i>`);
+    second.done();
+    expect(cache.get('key', '1', () => TOKEN_A, live(2))!.bytes).toBe(second.bytes);
+  });
+});

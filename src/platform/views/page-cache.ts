@@ -6,10 +6,25 @@ interface CachedPage {
   token: string;
   bytes: Buffer;
   csrfOffsets: number[];
+  /** The live part's variant the bytes show. */
+  variant: string;
+  /** The bytes around the live part, when it was found in the page: it can then be replaced. */
+  around?: { before: Buffer; after: Buffer };
   /** Copies already sent and written out: only their tokens differ from `bytes`. */
   spares: Buffer[];
   /** Served since the eviction last came round to it: it gets a second chance (see keep). */
   usedSince: boolean;
+}
+
+/**
+ * A part of a page that shows what no token follows (the navigation's counts): a kept page is
+ * served with the part of the request's `variant`, rendered anew (the rest of the page kept)
+ * when the variant is not the one the page shows.
+ */
+export interface LivePart {
+  variant: string;
+  /** The part as it is in the page, rendered with the placeholder for the CSRF token. */
+  render(): string;
 }
 
 /** A copy of a page to send. */
@@ -53,27 +68,43 @@ export class PageCache {
    * The kept page for `key` if it was read under `token` (the caller's view token, read before
    * the page's queries), as bytes carrying `csrfToken()`.
    */
-  get(key: string, token: string, csrfToken: () => string): PageCopy | undefined {
+  get(key: string, token: string, csrfToken: () => string, live?: LivePart): PageCopy | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;
-    if (page.token !== token) {
+    const variant = live?.variant ?? '';
+    if (page.token !== token || (page.variant !== variant && !page.around)) {
       this.pages.delete(key);
       this.forget(page);
       return undefined;
     }
+    if (page.variant !== variant && page.around && live) this.replaceLivePart(page, page.around, live);
     page.usedSince = true;
     return this.withToken(page, csrfToken);
   }
 
   /** Keeps `html` (rendered with the placeholder for the token) and returns its bytes to send. */
-  put(key: string, token: string, html: string, csrfToken: () => string): PageCopy {
+  put(key: string, token: string, html: string, csrfToken: () => string, live?: LivePart): PageCopy {
     const bytes = Buffer.from(html);
-    const page: CachedPage = { key, token, bytes, csrfOffsets: [], spares: [], usedSince: false };
-    for (let at = bytes.indexOf(this.placeholderBytes); at !== -1; at = bytes.indexOf(this.placeholderBytes, at + this.placeholderBytes.length)) {
-      page.csrfOffsets.push(at);
+    const page: CachedPage = { key, token, bytes, csrfOffsets: placesOf(this.placeholderBytes, bytes), variant: live?.variant ?? '', spares: [], usedSince: false };
+    if (live) {
+      const part = Buffer.from(live.render());
+      const at = bytes.indexOf(part);
+      // Found once, or the page is kept for this variant alone.
+      if (at !== -1 && bytes.indexOf(part, at + 1) === -1) page.around = { before: bytes.subarray(0, at), after: bytes.subarray(at + part.length) };
     }
     if (bytes.length <= MAX_PAGE_BYTES) this.keep(key, page);
     return this.withToken(page, csrfToken);
+  }
+
+  /** The page with `live`'s part in place of the one it shows; copies of the old bytes go. */
+  private replaceLivePart(page: CachedPage, around: { before: Buffer; after: Buffer }, live: LivePart): void {
+    const bytes = Buffer.concat([around.before, Buffer.from(live.render()), around.after]);
+    this.forget(page);
+    this.keptBytes += bytes.length;
+    page.bytes = bytes;
+    page.csrfOffsets = placesOf(this.placeholderBytes, bytes);
+    page.variant = live.variant;
+    page.around = { before: bytes.subarray(0, around.before.length), after: bytes.subarray(bytes.length - around.after.length) };
   }
 
   private keep(key: string, page: CachedPage): void {
@@ -121,22 +152,30 @@ export class PageCache {
     }
     for (const offset of page.csrfOffsets) copy.write(token, offset, 'latin1');
     const sent = copy;
+    const of = page.bytes;
     let returned = false;
     return {
       bytes: sent,
       done: () => {
         if (returned) return;
         returned = true;
-        this.recycle(page, sent);
+        this.recycle(page, of, sent);
       },
     };
   }
 
-  /** Takes back a copy that was written out, if its page is still kept and there is room. */
-  private recycle(page: CachedPage, copy: Buffer): void {
-    if (this.pages.get(page.key) !== page || page.spares.length >= MAX_SPARES) return;
+  /** Takes back a copy of `of` that was written out, if its page still is `of` and there is room. */
+  private recycle(page: CachedPage, of: Buffer, copy: Buffer): void {
+    if (this.pages.get(page.key) !== page || page.bytes !== of || page.spares.length >= MAX_SPARES) return;
     if (this.keptBytes + copy.length > this.budgetBytes) return;
     page.spares.push(copy);
     this.keptBytes += copy.length;
   }
+}
+
+/** Where `needle` is in `bytes`, each place. */
+function placesOf(needle: Buffer, bytes: Buffer): number[] {
+  const places: number[] = [];
+  for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + needle.length)) places.push(at);
+  return places;
 }

@@ -5,6 +5,7 @@ import type { AuthUser } from '../chain/authentication.js';
 import type { FlashMessage } from '../chain/messages.js';
 import { renderingIn, requestTranslator, type Language, type Translator } from '../i18n/index.js';
 import { renderToHtml } from './html.js';
+import { Navigation } from './layout.js';
 import { PageCache, type PageCopy } from './page-cache.js';
 import { pathOf } from '../url.js';
 
@@ -46,11 +47,10 @@ declare module 'fastify' {
 }
 
 
-export function viewContext(request: FastifyRequest): ViewContext {
+export function viewContext(request: FastifyRequest, translator = requestTranslator(request)): ViewContext {
   // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
   // forms (a list with a toggle per item) must not mask the secret a hundred times.
   let token: string | undefined;
-  const translator = requestTranslator(request);
   return {
     language: translator.language,
     t: translator.t,
@@ -89,18 +89,22 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     // Pages for nobody in particular (the login form) show nothing from the database.
     let token = user ? request.session?.viewToken : '';
     if (cache && token !== undefined && messages.length === 0 && options.token) token = await options.token();
-    // Every page's bell and navigation show counts which no view version follows: a page is kept
-    // for one set of counts only, whichever token it is kept under.
-    if (token !== undefined && user) token = `${token}\0${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`;
+    const translator = requestTranslator(request);
+    const context = viewContext(request, translator);
     if (!cache || token === undefined || messages.length > 0) {
-      return sendPage(this, Buffer.from(renderPage(await build({ ...viewContext(request), takeMessages: () => messages }), requestTranslator(request))));
+      return sendPage(this, Buffer.from(renderPage(await build({ ...context, takeMessages: () => messages }), translator)));
     }
-    const context = viewContext(request);
     const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${context.language}\0${pathOf(request.url)}\0${key}`;
     const csrfToken = () => request.csrfToken();
-    const kept = cache.get(fullKey, token, csrfToken);
+    const keptContext: ViewContext = { ...context, csrfToken: () => cache.placeholder, takeMessages: () => [] };
+    // Every page's bell and navigation show counts which no view token follows (a chat message
+    // moves nineteen members' counts): the navigation is put into kept pages as it is now.
+    const live = user
+      ? { variant: `${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`, render: () => renderingIn(translator, () => renderToHtml(Navigation({ ctx: keptContext }))) }
+      : undefined;
+    const kept = cache.get(fullKey, token, csrfToken, live);
     if (kept) return sendCopy(this, kept);
-    const page = await build({ ...context, csrfToken: () => cache.placeholder, takeMessages: () => [] });
-    return sendCopy(this, cache.put(fullKey, token, renderPage(page, requestTranslator(request)), csrfToken));
+    const page = await build(keptContext);
+    return sendCopy(this, cache.put(fullKey, token, renderPage(page, translator), csrfToken, live));
   });
 }, { name: 'render' });
