@@ -1,4 +1,5 @@
 import type { Expression, Kysely } from 'kysely';
+import { fixedLimit } from '../db/fixed-limit.js';
 import type { Database } from '../db/schema.js';
 import type { Hub } from './hub/hub.js';
 import { type MessageKey, translate, translator } from './i18n/index.js';
@@ -37,7 +38,7 @@ export function unreadCountQuery(db: Kysely<Database>, userId: Expression<number
         .select('notifications.id')
         .where('notifications.user_id', '=', userId)
         .where('notifications.read_at', 'is', null)
-        .limit(UNREAD_CAP)
+        .limit(fixedLimit(UNREAD_CAP))
         .as('unread_rows'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'));

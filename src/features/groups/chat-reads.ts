@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, sql } from 'kysely';
+import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Database } from '../../db/schema.js';
 import { UNREAD_CAP } from '../../platform/notifications.js';
 
@@ -22,7 +23,7 @@ export function unreadChatTotalQuery(db: Kysely<Database>, userId: Expression<nu
             sql.lit(0),
           ),
         )
-        .limit(UNREAD_CAP)
+        .limit(fixedLimit(UNREAD_CAP))
         .as('unread_messages'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'));
@@ -43,7 +44,7 @@ export function unreadInGroupQuery(db: Kysely<Database>, userId: number, groupId
             sql.lit(0),
           ),
         )
-        .limit(UNREAD_CAP)
+        .limit(fixedLimit(UNREAD_CAP))
         .as('unread_messages'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'));

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
@@ -180,7 +181,7 @@ export class NotesRepository {
       .orderBy('priority', 'desc')
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(size + 1)
+      .limit(fixedLimit(size + 1))
       .offset(offset);
   }
 
