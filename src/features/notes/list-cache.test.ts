@@ -157,8 +157,22 @@ describe('what is kept, and what it saves', () => {
     expect(await queriesOfTwoRequests({ PAGE_CACHE_MB: '0' }, () => '/notes/')).toEqual([2, 2]);
   });
 
-  it('answers a kept note page with the session’s query and the note’s token, without reading the note again', async () => {
-    expect(await queriesOfTwoRequests({}, (id) => `/notes/${id}/`)).toEqual([3, 2]);
+  it('keeps a note page under the token read with the note, and answers it with the session’s query and the token’s, without reading the note again', async () => {
+    const counter = new QueryCounter();
+    const counted = await buildTestApp({}, counter.observe);
+    try {
+      const { user, browser } = await loggedIn(counted);
+      const note = await createNote(counted.db, user, { title: 'one', content: 'the text' });
+      const readsContent = async () => {
+        const from = counter.selected.length;
+        const queries = await counter.during(async () => expect((await browser.get(`/notes/${note.id}/`)).body).toContain('the text'));
+        return { queries, readsContent: counter.selected.slice(from).some((columns) => columns.includes('content')) };
+      };
+      expect(await readsContent()).toEqual({ queries: 2, readsContent: true });
+      expect(await readsContent()).toEqual({ queries: 2, readsContent: false });
+    } finally {
+      await counted.close();
+    }
     expect(await queriesOfTwoRequests({ PAGE_CACHE_MB: '0' }, (id) => `/notes/${id}/`)).toEqual([2, 2]);
   });
 

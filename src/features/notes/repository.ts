@@ -33,7 +33,19 @@ export interface NotePage {
 }
 
 /** A note as its page shows it. */
-export type VisibleNote = NoteRow & { content: string; created_at: number; reminders: ReminderRow[]; audience: AudienceMember[] };
+export type VisibleNote = NoteRow & {
+  content: string;
+  created_at: number;
+  reminders: ReminderRow[];
+  audience: AudienceMember[];
+  /** What a kept page of the note is valid under, read with the note (visibleNoteToken). */
+  token: string;
+};
+
+/** visibleNoteToken's value: the note's view version, its author's and group's names, its audience. */
+function noteToken(viewVersion: number, username: string, groupName: string | null, audience: AudienceMember[]): string {
+  return JSON.stringify([viewVersion, username, groupName, audience]);
+}
 
 type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
 
@@ -87,14 +99,16 @@ export class NotesRepository {
   async findVisibleNote(userId: number, id: number): Promise<VisibleNote | undefined> {
     const found = await this.details
       .query()
-      .select(['notes.content', 'notes.created_at'])
+      .select(['notes.content', 'notes.created_at', 'notes.view_version'])
       .select((eb) => jsonRowsFrom(this.db, ownRemindersOnNote(eb, userId)).as('reminders'))
       .select(audienceColumn(this.db, noteAudience(this.db, id)).as('audience'))
       .where(this.visibleTo(userId))
       .where('notes.id', '=', id)
       .executeTakeFirst();
     if (!found) return undefined;
-    return { ...NoteDetailsReader.noteRow(found), reminders: parseJsonRows<ReminderRow>(found.reminders), audience: readAudience(found.audience) };
+    const audience = readAudience(found.audience);
+    const note = NoteDetailsReader.noteRow(found);
+    return { ...note, reminders: parseJsonRows<ReminderRow>(found.reminders), audience, token: noteToken(found.view_version, note.owner_username, note.group_name, audience) };
   }
 
   /**
@@ -105,7 +119,7 @@ export class NotesRepository {
    */
   async visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
     const found = await noteTokenQuery.executeTakeFirst(this.db, { userId, id });
-    return found && JSON.stringify([found.view_version, found.username, found.name, readAudience(found.audience)]);
+    return found && noteToken(found.view_version, found.username, found.name, readAudience(found.audience));
   }
 
   findOwnedNote(userId: number, id: number): Promise<Note | undefined> {

@@ -64,9 +64,10 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   background.add(scheduler);
 
   /** A note the caller may see; its owner also gets its reminders and their add form. */
-  const notePage = async (ctx: ViewContext, userId: number, noteId: number, form?: ReminderFormState) => {
+  const notePage = async (ctx: ViewContext, userId: number, noteId: number, form?: ReminderFormState, keepUnder?: (token: string) => void) => {
     const note = await service.notes.findVisibleNote(userId, noteId);
     if (!note) throw new NotFound();
+    keepUnder?.(note.token);
     return NoteDetailPage({ ctx, note, reminders: note.owner_id === userId ? { items: note.reminders, form } : undefined });
   };
   reminderRoutes(app, { reminders, scheduler, ownedOr404: (userId, noteId) => service.ownedOr404(userId, noteId), notePage });
@@ -149,7 +150,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     // notes leave the page kept. The owner's add form names their time zone: part of the key.
     return reply.renderCached(
       request.user!.timezone,
-      (ctx) => notePage(ctx, request.user!.id, noteId),
+      (ctx, keepUnder) => notePage(ctx, request.user!.id, noteId, undefined, keepUnder),
       { token: () => service.notes.visibleNoteToken(request.user!.id, noteId) },
     );
   });

@@ -64,6 +64,11 @@ export class PageCache {
     private readonly budgetBytes: number,
   ) {}
 
+  /** Whether a page is kept for `key`, under whatever token. */
+  has(key: string): boolean {
+    return this.pages.has(key);
+  }
+
   /**
    * The kept page for `key` if it was read under `token` (the caller's view token, read before
    * the page's queries), as bytes carrying `csrfToken()`.

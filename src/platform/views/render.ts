@@ -31,6 +31,15 @@ export interface CachedPageOptions {
   token?: () => Promise<string | undefined>;
 }
 
+/**
+ * Builds a page for renderCached. A page kept under an object's token (CachedPageOptions.token)
+ * is kept only if `keepUnder` is given the token, read in the same statement as the page's data:
+ * read before or after, a change between the two would keep old data under a newer token.
+ */
+export type CachedPageBuild = (ctx: ViewContext, keepUnder: (token: string) => void) => Promise<VNode>;
+
+const ignoreToken = () => undefined;
+
 declare module 'fastify' {
   interface FastifyReply {
     /** Sends a page: JSX rendered to HTML, every interpolated value escaped. */
@@ -42,7 +51,7 @@ declare module 'fastify' {
      * see db/migrations/0007_view_versions.ts). `key` names everything else the page depends on:
      * the parsed query, for instance.
      */
-    renderCached(key: string, build: (ctx: ViewContext) => Promise<VNode>, options?: CachedPageOptions): Promise<FastifyReply>;
+    renderCached(key: string, build: CachedPageBuild, options?: CachedPageOptions): Promise<FastifyReply>;
   }
 }
 
@@ -82,17 +91,16 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     // As bytes: Fastify would otherwise measure the string's UTF-8 length, then encode it again.
     return sendPage(this, Buffer.from(renderPage(page, requestTranslator(this.request))), status);
   });
-  app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: (ctx: ViewContext) => Promise<VNode>, options: CachedPageOptions = {}) {
+  app.decorateReply('renderCached', async function (this: FastifyReply, key: string, build: CachedPageBuild, options: CachedPageOptions = {}) {
     const request = this.request;
     const messages = request.takeMessages();
     const user = request.user;
     // Pages for nobody in particular (the login form) show nothing from the database.
     let token = user ? request.session?.viewToken : '';
-    if (cache && token !== undefined && messages.length === 0 && options.token) token = await options.token();
     const translator = requestTranslator(request);
     const context = viewContext(request, translator);
     if (!cache || token === undefined || messages.length > 0) {
-      return sendPage(this, Buffer.from(renderPage(await build({ ...context, takeMessages: () => messages }), translator)));
+      return sendPage(this, Buffer.from(renderPage(await build({ ...context, takeMessages: () => messages }, ignoreToken), translator)));
     }
     const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${context.language}\0${pathOf(request.url)}\0${key}`;
     const csrfToken = () => request.csrfToken();
@@ -102,9 +110,17 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     const live = user
       ? { variant: `${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`, render: () => renderingIn(translator, () => renderToHtml(Navigation({ ctx: keptContext }))) }
       : undefined;
-    const kept = cache.get(fullKey, token, csrfToken, live);
-    if (kept) return sendCopy(this, kept);
-    const page = await build(keptContext);
-    return sendCopy(this, cache.put(fullKey, token, renderPage(page, translator), csrfToken, live));
+    // An object's token is read only to check a kept page: a page built now is kept under the
+    // token its own query read (keepUnder), one round trip instead of two.
+    if (options.token) token = cache.has(fullKey) ? await options.token() : undefined;
+    if (token !== undefined) {
+      const kept = cache.get(fullKey, token, csrfToken, live);
+      if (kept) return sendCopy(this, kept);
+    }
+    let readWith = options.token ? undefined : token;
+    const page = await build(keptContext, (read) => (readWith = read));
+    const html = renderPage(page, translator);
+    if (readWith === undefined) return sendPage(this, Buffer.from(html.replaceAll(cache.placeholder, request.csrfToken())));
+    return sendCopy(this, cache.put(fullKey, readWith, html, csrfToken, live));
   });
 }, { name: 'render' });
