@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
-import { Catalogue, LANGUAGES, readMessages } from './catalogue.js';
+import { IntlMessageFormat } from 'intl-messageformat';
+import { Catalogue, LANGUAGES, type MessageKey, readMessages } from './catalogue.js';
 import { chooseLanguage } from './negotiate.js';
 
 const english = readMessages('en');
@@ -48,6 +49,29 @@ describe('the message catalogues', () => {
     const ukrainian = catalogue.translator('uk');
     expect([1, 3, 5, 11, 21, 22, 1.5].map((count) => ukrainian.t('n' as never, { count }))).toEqual(['1 нотатка', '3 нотатки', '5 нотаток', '11 нотаток', '21 нотатка', '22 нотатки', '1,5 нотатки']);
     expect(catalogue.format('en', 'n' as never, { count: 1 })).toBe('1 note');
+  });
+
+  it.each(LANGUAGES)('%s: every message comes out as intl-messageformat writes it, with text, numbers and dates as values', (language) => {
+    const catalogue = Catalogue.load();
+    const t = catalogue.translator(language).t;
+    const moment = new Date(Date.UTC(2026, 10, 26, 9, 30));
+    for (const [key, source] of Object.entries(readMessages(language))) {
+      const names = [...argumentsOf(parse(source))];
+      const valueSets = [
+        Object.fromEntries(names.map((name, index) => [name, `<${name} ${index}>`])),
+        Object.fromEntries(names.map((name, index) => [name, 1234.5 + index])),
+        Object.fromEntries(names.map((name) => [name, moment])),
+      ];
+      for (const values of valueSets) {
+        let expected: string;
+        try {
+          expected = String(new IntlMessageFormat(source, language).format(values));
+        } catch {
+          continue; // a plural or select given text or a date: not a call the app makes
+        }
+        expect([key, t(key as MessageKey, values)]).toEqual([key, expected]);
+      }
+    }
   });
 
   it('falls back to English for a key a language lacks, and wraps every message when asked to', () => {

@@ -8,8 +8,19 @@ import type { MessageKey } from './keys.js';
 // of JSON files and no code.
 
 export type { MessageKey } from './keys.js';
-/** The parser's TYPE.literal (@formatjs/icu-messageformat-parser, which intl-messageformat does not re-export). */
+/** The parser's TYPE.literal and TYPE.argument (@formatjs/icu-messageformat-parser, which intl-messageformat does not re-export). */
 const LITERAL = 0;
+const ARGUMENT = 1;
+
+/**
+ * A message of text and plain `{name}` arguments (`Pin {title}`), put together without
+ * intl-messageformat when every value it takes is a string: a list page formats one per note.
+ * A number or a date still goes through `full`, which writes it the language's way.
+ */
+interface Template {
+  parts: readonly (string | { name: string })[];
+  full: IntlMessageFormat;
+}
 
 export type MessageValues = Record<string, string | number | Date>;
 export type Language = string;
@@ -56,7 +67,7 @@ export class Catalogue {
    * Compiled once each, bounded by languages x keys (both fixed at start): a message that takes
    * no values is kept as its text, which every page then costs a Map lookup, not a format.
    */
-  private readonly compiled = new Map<string, IntlMessageFormat | string>();
+  private readonly compiled = new Map<string, IntlMessageFormat | Template | string>();
   private readonly translators = new Map<Language, Translator>();
 
   /**
@@ -72,7 +83,19 @@ export class Catalogue {
 
   format(language: Language, key: MessageKey, values?: MessageValues): string {
     const message = this.compile(language, key);
-    return typeof message === 'string' ? message : this.marked(String(message.format(values)));
+    if (typeof message === 'string') return message;
+    if (message instanceof IntlMessageFormat) return this.marked(String(message.format(values)));
+    let text = '';
+    for (const part of message.parts) {
+      if (typeof part === 'string') {
+        text += part;
+        continue;
+      }
+      const value = values?.[part.name];
+      if (typeof value !== 'string') return this.marked(String(message.full.format(values)));
+      text += value;
+    }
+    return this.marked(text);
   }
 
   private marked(text: string): string {
@@ -94,7 +117,7 @@ export class Catalogue {
     return translator;
   }
 
-  private compile(language: Language, key: MessageKey): IntlMessageFormat | string {
+  private compile(language: Language, key: MessageKey): IntlMessageFormat | Template | string {
     const id = `${language}\0${key}`;
     let message = this.compiled.get(id);
     if (!message) {
@@ -102,7 +125,11 @@ export class Catalogue {
       const source = this.messages[language]?.[key] ?? this.messages.en?.[key];
       if (source === undefined) throw new Error(`No message ${key}`);
       const compiled = new IntlMessageFormat(source, language);
-      message = compiled.getAst().every((element) => element.type === LITERAL) ? this.marked(String(compiled.format())) : compiled;
+      const elements = compiled.getAst();
+      if (elements.every((element) => element.type === LITERAL)) message = this.marked(String(compiled.format()));
+      else if (elements.every((element) => element.type === LITERAL || element.type === ARGUMENT)) {
+        message = { parts: elements.map((element) => (element.type === LITERAL ? element.value : { name: element.value })), full: compiled };
+      } else message = compiled;
       this.compiled.set(id, message);
     }
     return message;
