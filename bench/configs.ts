@@ -23,20 +23,23 @@ const sqlite = (name: string, label: string, extra: Record<string, string>): Con
   prepare: async (dir, file) => ({ env: { DATABASE_URL: `sqlite:${join(dir, `${file}.sqlite3`)}`, ...extra }, drop: async () => {} }),
 });
 
+const postgres = (name: string, label: string, extra: Record<string, string>): Configuration => ({
+  name,
+  label,
+  async prepare() {
+    await checkRedis();
+    const database = await scratchPostgres(POSTGRES_SERVER);
+    // A prefix of this run's own: the channels of another deployment on this Redis stay apart.
+    const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: `groupnotes-bench-${process.pid}-${Date.now()}:`, ...extra };
+    return { env, drop: database.drop };
+  },
+});
+
 const CONFIGURATIONS: Configuration[] = [
   sqlite('sqlite', 'SQLite, as shipped', {}),
   sqlite('sqlite-uncached', 'SQLite, `PAGE_CACHE_MB=0`', { PAGE_CACHE_MB: '0' }),
-  {
-    name: 'postgres',
-    label: 'PostgreSQL + Redis',
-    async prepare() {
-      await checkRedis();
-      const database = await scratchPostgres(POSTGRES_SERVER);
-      // A prefix of this run's own: the channels of another deployment on this Redis stay apart.
-      const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: `groupnotes-bench-${process.pid}-${Date.now()}:` };
-      return { env, drop: database.drop };
-    },
-  },
+  postgres('postgres', 'PostgreSQL + Redis', {}),
+  postgres('postgres-uncached', 'PostgreSQL + Redis, `PAGE_CACHE_MB=0`', { PAGE_CACHE_MB: '0' }),
 ];
 
 /** The configurations named in BENCH_CONFIGS (comma-separated), else `defaults`, in that order. */
@@ -48,8 +51,8 @@ export function chosenConfigurations(defaults: string[]): Configuration[] {
   return names.map((name) => CONFIGURATIONS.find((configuration) => configuration.name === name)!);
 }
 
-/** Every configuration's name, in the order above. */
-export const ALL_CONFIGURATIONS = CONFIGURATIONS.map((configuration) => configuration.name);
+/** The crowd's configurations: the issue's three (PostgreSQL with nothing kept is for `bench notes`). */
+export const CROWD_CONFIGURATIONS = ['sqlite', 'sqlite-uncached', 'postgres'];
 
 /** Without Redis the app would start anyway and serve local sockets only: fail instead. */
 async function checkRedis(): Promise<void> {

@@ -2,7 +2,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type autocannon from 'autocannon';
 import { CROWD_CSRF, type CrowdUser, GROUP_SIZE, NOTES_EACH, USERS, seedCrowd } from './crowd-seed.js';
 import { type WriteRound, type Writers, startWriters } from './crowd-writers.js';
-import { ALL_CONFIGURATIONS, type Configuration, chosenConfigurations } from './configs.js';
+import { CROWD_CONFIGURATIONS, type Configuration, chosenConfigurations } from './configs.js';
 import { type Measurement, type RunningProcess, measure, scratch, startApp, startBare, summarize } from './lib.js';
 import { type Round, alternateRuns } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
@@ -221,7 +221,7 @@ function printTable(rows: Row[]): void {
 }
 
 export async function run(): Promise<void> {
-  const configurations = chosenConfigurations(ALL_CONFIGURATIONS);
+  const configurations = chosenConfigurations(CROWD_CONFIGURATIONS);
   const each = Math.max(1, Math.round(SECONDS / ROUNDS));
   console.log(
     `\n## Crowd: ${USERS} users in groups of ${GROUP_SIZE}, ${NOTES_EACH} notes each (every third in the group); ${CONNECTIONS} connections read ` +

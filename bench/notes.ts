@@ -10,7 +10,7 @@ import { type Comparison, alternate, alternateRuns, printComparison } from './ro
 // quarter from each of two groups), plus half as many they may not see. The two lists are
 // measured against each other, the other pages against bare node:http serving the same bytes,
 // and every page one request at a time too. Each database configuration of BENCH_CONFIGS (by
-// default SQLite with nothing kept, and PostgreSQL) in turn.
+// default SQLite and PostgreSQL, both with nothing kept) in turn.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Seconds of one request at a time per page, for its latency without queueing. */
@@ -141,7 +141,7 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
 }
 
 export async function run(): Promise<void> {
-  const configurations = chosenConfigurations(['sqlite-uncached', 'postgres']);
+  const configurations = chosenConfigurations(['sqlite-uncached', 'postgres-uncached']);
   console.log(
     `\n## notes (${configurations.map((c) => c.name).join(', ')}; WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? 'default'}, 32 connections, ${SECONDS} s a side per page)`,
   );
