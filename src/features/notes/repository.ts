@@ -3,11 +3,11 @@ import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import { type Params, PreparedQuery } from '../../db/prepared.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { noteAudience, ownedBy, type UserRef, visibleTo } from './visibility.js';
+import { noteToken, readNoteToken } from './note-token.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
 import { ownRemindersOnNote, type ReminderRow } from './reminders-repository.js';
@@ -38,27 +38,11 @@ export type VisibleNote = NoteRow & {
   created_at: number;
   reminders: ReminderRow[];
   audience: AudienceMember[];
-  /** What a kept page of the note is valid under, read with the note (visibleNoteToken). */
+  /** What a kept page of the note is valid under (note-token.ts), read with the note. */
   token: string;
 };
 
-/** visibleNoteToken's value: the note's view version, its author's and group's names, its audience. */
-function noteToken(viewVersion: number, username: string, groupName: string | null, audience: AudienceMember[]): string {
-  return JSON.stringify([viewVersion, username, groupName, audience]);
-}
-
 type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
-
-/** visibleNoteToken's query, built once: it answers every kept note page. */
-const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) =>
-  db
-    .selectFrom('notes')
-    .innerJoin('users', 'users.id', 'notes.owner_id')
-    .leftJoin('groups', 'groups.id', 'notes.group_id')
-    .select(['notes.view_version', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, params.id)).as('audience')])
-    .where(visibleTo(db, params.userId))
-    .where('notes.id', '=', params.id),
-);
 
 /**
  * Notes, always through a query scoped to the caller. Who sees a note is decided here and only
@@ -111,15 +95,9 @@ export class NotesRepository {
     return { ...note, reminders: parseJsonRows<ReminderRow>(found.reminders), audience, token: noteToken(found.view_version, note.owner_username, note.group_name, audience) };
   }
 
-  /**
-   * What a kept page of the note is valid under, if the user may see the note: its view version
-   * (which moves with the note, its tags and their names: migration 0007), its author's name, its
-   * group's name and its audience (who joins or leaves the group, or is renamed, moves no version
-   * of the note's). Cheaper than the page's own query, with nothing to render.
-   */
-  async visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
-    const found = await noteTokenQuery.executeTakeFirst(this.db, { userId, id });
-    return found && noteToken(found.view_version, found.username, found.name, readAudience(found.audience));
+  /** What a kept page of the note is valid under, if the user may see the note (note-token.ts). */
+  visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
+    return readNoteToken(this.db, userId, id);
   }
 
   findOwnedNote(userId: number, id: number): Promise<Note | undefined> {

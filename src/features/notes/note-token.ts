@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import { type Params, PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
+import { noteAudience, visibleTo } from './visibility.js';
+
+// What a kept page of a note is valid under: its view version (which moves with the note, its
+// tags and their names: migration 0007), its author's name, its group's name and its audience
+// (who joins or leaves the group, or is renamed, moves no version of the note's).
+
+/** The token of a note whose columns were read with it (NotesRepository.findVisibleNote). */
+export function noteToken(viewVersion: number, username: string, groupName: string | null, audience: AudienceMember[]): string {
+  return JSON.stringify([viewVersion, username, groupName, audience]);
+}
+
+/** readNoteToken's query, built once: it answers every kept note page. */
+const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) =>
+  db
+    .selectFrom('notes')
+    .innerJoin('users', 'users.id', 'notes.owner_id')
+    .leftJoin('groups', 'groups.id', 'notes.group_id')
+    .select(['notes.view_version', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, params.id)).as('audience')])
+    .where(visibleTo(db, params.userId))
+    .where('notes.id', '=', params.id),
+);
+
+/** The note's token if the user may see it: cheaper than the page's own query, with nothing to render. */
+export async function readNoteToken(db: Kysely<Database>, userId: number, id: number): Promise<string | undefined> {
+  const found = await noteTokenQuery.executeTakeFirst(db, { userId, id });
+  return found && noteToken(found.view_version, found.username, found.name, readAudience(found.audience));
+}
