@@ -13,7 +13,7 @@ export async function insertInBatches<T extends keyof Database & string>(db: Kys
   }
 }
 
-/** The notes' indexes and triggers set aside while `load` runs (see src/db/dump/indexes-aside.ts). */
+/** The notes' and their tags' indexes and triggers set aside while `load` runs (see src/db/dump/indexes-aside.ts). */
 export function withNoteIndexesAside(trx: Kysely<Database>, dialect: Dialect, load: () => Promise<void>): Promise<void> {
-  return withIndexesAside(anyTables(trx), dialect, ['notes'], load);
+  return withIndexesAside(anyTables(trx), dialect, ['notes', 'note_tags'], load);
 }

@@ -103,10 +103,12 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
         updated_at: now - Math.floor(next() * 365 * 86_400_000),
       };
     });
-    await withNoteIndexesAside(trx, handle.dialect, () => insertInBatches(trx, 'notes', notes));
-    const readerNotes = await trx.selectFrom('notes').select('id').where('owner_id', '=', reader).execute();
-    const links = readerNotes.flatMap(({ id }) => (next() < 0.6 ? [{ note_id: id, tag_id: tags[Math.floor(next() * tags.length)]!.id }] : []));
-    await insertInBatches(trx, 'note_tags', links);
+    await withNoteIndexesAside(trx, handle.dialect, async () => {
+      await insertInBatches(trx, 'notes', notes);
+      const readerNotes = await trx.selectFrom('notes').select('id').where('owner_id', '=', reader).execute();
+      const links = readerNotes.flatMap(({ id }) => (next() < 0.6 ? [{ note_id: id, tag_id: tags[Math.floor(next() * tags.length)]!.id }] : []));
+      await insertInBatches(trx, 'note_tags', links);
+    });
   });
   // A real instance's notes arrive over months, and PostgreSQL's autovacuum analyzes the table
   // (and sets its visibility map) as it grows; a bulk load has to ask, or the planner would see

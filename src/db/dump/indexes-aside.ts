@@ -3,11 +3,14 @@ import type { Dialect } from '../database.js';
 import type { AnyTables } from './tables.js';
 
 /**
- * Runs `load` (inside the transaction `trx`) with the tables' plain indexes, and on SQLite their
- * triggers, set aside, then makes them again from their own definitions, read from the database:
+ * Runs `load` (inside the transaction `trx`) with the tables' plain indexes and their triggers set
+ * aside (PostgreSQL's disabled, SQLite's dropped), then makes them again from their own definitions, read from the database:
  * building an index once over a million notes is several times faster than keeping it (and the
  * full-text index) up to date row by row, and the schema ends exactly as the migrations left it.
- * Unique indexes stay, so a duplicate is refused as it is inserted. SQLite's full-text index
+ * Unique indexes stay, so a duplicate is refused as it is inserted. The triggers only keep the view
+ * versions (0007), which a load starts from, and SQLite's full-text index; kept row by row, each
+ * note of a load would move its owner's version once, one more row version of the same user each
+ * time in one transaction (PostgreSQL took twenty minutes for 150,000 notes). SQLite's full-text index
  * (notes_fts, fed by triggers) is rebuilt from the notes table.
  */
 export async function withIndexesAside(trx: Kysely<AnyTables>, dialect: Dialect, tables: readonly string[], load: () => Promise<void>): Promise<void> {
@@ -25,7 +28,13 @@ export async function withIndexesAside(trx: Kysely<AnyTables>, dialect: Dialect,
         ).rows;
   const aside = definitions.filter((definition) => !/^create unique index/i.test(definition.definition));
   for (const { name, kind } of aside) await sql`drop ${sql.raw(kind)} ${sql.id(name)}`.execute(trx);
+  const triggers = async (state: 'enable' | 'disable') => {
+    if (dialect !== 'postgres') return;
+    for (const table of tables) await sql`alter table ${sql.table(table)} ${sql.raw(state)} trigger user`.execute(trx);
+  };
+  await triggers('disable');
   await load();
   for (const { definition } of aside) await sql.raw(definition).execute(trx);
+  await triggers('enable');
   if (dialect === 'sqlite' && tables.includes('notes')) await sql`insert into notes_fts(notes_fts) values ('rebuild')`.execute(trx);
 }
