@@ -26,19 +26,50 @@ export const KEEP_PER_GROUP = 200;
 
 /** Records an event in `db`: the transaction of the change, so it is never lost nor made up. */
 export async function recordActivity(db: Kysely<Database>, event: ActivityEvent, now = Date.now()): Promise<void> {
-  await db
+  await db.insertInto('group_activity').values(activityRow(event, now)).execute();
+}
+
+/**
+ * recordActivity as a part of the statement that makes the change (PostgreSQL's data-modifying
+ * WITH): the row is written only where `when` holds, so the change and its record are one round
+ * trip and one atomic statement. Typed casts: an INSERT ... SELECT does not give its parameters
+ * the columns' types.
+ */
+export function activityInsertWhen(db: Kysely<Database>, event: ActivityEvent, when: Expression<SqlBool>, now = Date.now()) {
+  const row = activityRow(event, now);
+  const integer = (value: number | null) => sql<number>`cast(${value} as integer)`;
+  const bigint = (value: number) => sql<number>`cast(${value} as bigint)`;
+  const text = (value: string | null) => sql<string>`cast(${value} as text)`;
+  return db
     .insertInto('group_activity')
-    .values({
-      group_id: event.groupId,
-      kind: event.kind,
-      actor_id: event.actorId,
-      member_id: event.memberId ?? null,
-      object_kind: event.object?.kind ?? null,
-      object_id: event.object?.id ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+    .columns(['group_id', 'kind', 'actor_id', 'member_id', 'object_kind', 'object_id', 'created_at', 'updated_at'])
+    .expression(
+      db
+        .selectNoFrom([
+          integer(row.group_id).as('group_id'),
+          text(row.kind).as('kind'),
+          integer(row.actor_id).as('actor_id'),
+          integer(row.member_id).as('member_id'),
+          text(row.object_kind).as('object_kind'),
+          integer(row.object_id).as('object_id'),
+          bigint(row.created_at).as('created_at'),
+          bigint(row.updated_at).as('updated_at'),
+        ])
+        .where(when),
+    );
+}
+
+function activityRow(event: ActivityEvent, now: number) {
+  return {
+    group_id: event.groupId,
+    kind: event.kind,
+    actor_id: event.actorId,
+    member_id: event.memberId ?? null,
+    object_kind: event.object?.kind ?? null,
+    object_id: event.object?.id ?? null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**

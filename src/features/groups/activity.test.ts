@@ -53,6 +53,16 @@ describe('group activity', () => {
     expect((await rowsOf(group.id)).filter((row) => row.object_id === noteId && row.object_kind === 'note')).toHaveLength(2);
   });
 
+  it('records a note moved into the group once when two edits move it at the same moment', async () => {
+    const created = await owner.browser.post('/notes/new/', { title: 'Rota', group: '' });
+    const noteId = Number(/(\d+)/.exec(created.headers.location as string)![1]);
+    const edits = await Promise.all(
+      ['Rota (a)', 'Rota (b)', 'Rota (c)'].map((title) => owner.browser.post(`/notes/${noteId}/edit/`, { title, group: String(group.id), priority: '0' })),
+    );
+    expect(edits.map((response) => response.statusCode)).toEqual([302, 302, 302]);
+    expect((await rowsOf(group.id)).filter((row) => row.object_id === noteId && row.object_kind === 'note')).toHaveLength(1);
+  });
+
   it('records a shopping list made for the group or moved into it, and hides it from members once it moves out', async () => {
     const created = await owner.browser.post('/shopping/new/', { title: 'Weekly shop', store_name: '', group: String(group.id) });
     const listId = Number(/(\d+)/.exec(created.headers.location as string)![1]);

@@ -1,8 +1,9 @@
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../platform/activity.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
@@ -240,27 +241,36 @@ export class NotesRepository {
   }
 
   /**
-   * The user's note and its tags saved at once (atomically); false when they own no such note. On
-   * PostgreSQL one statement, so no lock is held across round trips: every note write also takes
-   * its author's and its group's row (their view versions, migration 0007), and a transaction of
-   * five round trips held the group's for as long, queueing the group's other writers behind it.
-   * SQLite runs the transaction's statements back to back in this process anyway.
+   * The user's note and its tags saved at once (atomically); false when they own no such note.
+   * `shared`, the event of the note put into a group, is recorded in the same change when the note
+   * was not in that group before (once, not on every edit). On PostgreSQL one statement, so no
+   * lock is held across round trips: every note write also takes its author's and its group's row
+   * (their view versions, migration 0007), and a transaction of five round trips held the group's
+   * for as long, queueing the group's other writers behind it. `before` locks the note first, so
+   * that of two edits at once the second reads the group the first left. SQLite runs the
+   * transaction's statements back to back in this process anyway.
    */
-  async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<boolean> {
+  async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<boolean> {
     const values = { ...fields, excerpt: plainExcerpt(fields.content), updated_at: now };
     if (this.dialect === 'postgres') {
-      const { rows } = await sql<{ saved: number }>`with saved as (${this.db.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).returning('id')}),
+      const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).forUpdate();
+      const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
+      const record = shared ? sql`, shared as (${activityInsertWhen(this.db, shared, moved(shared.groupId), now)})` : sql``;
+      const { rows } = await sql<{ saved: number }>`with before as (${before}),
+        saved as (${this.db.updateTable('notes').set(values).where('id', 'in', sql<number>`(select id from before)`).returning('id')}),
         removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
-        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)
+        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}
         select count(*)::int as saved from saved`.execute(this.db);
       return rows[0]!.saved > 0;
     }
     // In the caller's transaction when there is one (the API's If-Match check locks, reads, then writes).
     const write = async (trx: Kysely<Database>) => {
+      const before = shared ? await trx.selectFrom('notes').select('group_id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst() : undefined;
       const result = await trx.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
       if (result.numUpdatedRows === 0n) return false;
       await trx.deleteFrom('note_tags').where('note_id', '=', id).execute();
       await new NotesRepository(trx, this.dialect).linkTags(id, tagIds);
+      if (shared && before?.group_id !== shared.groupId) await recordActivity(trx, shared, now);
       return true;
     };
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Note } from '../../db/schema.js';
+import type { Note, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createNote, createTag } from '../../../test/notes-factories.js';
+import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
 import { QueryCounter } from '../../../test/query-count.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
@@ -12,11 +12,13 @@ let t: TestApp;
 let browser: TestBrowser;
 let groupNote: Note;
 let ownNote: Note;
+let me: User;
 const counter = new QueryCounter();
 
 beforeAll(async () => {
   t = await buildTestApp({ PAGE_CACHE_MB: '0' }, counter.observe);
   const reader = await loggedIn(t);
+  me = reader.user;
   browser = reader.browser;
   const [f1, f2] = [await createUser(t.db), await createUser(t.db)];
   const [g1, g2] = [await createGroup(t.db, f1, [reader.user]), await createGroup(t.db, f2, [reader.user])];
@@ -78,5 +80,27 @@ describe('round trips per page', () => {
       expect((await browser.get(`/notes/${hidden.id}/`)).statusCode).toBe(404);
     });
     expect(queries).toBe(2);
+  });
+
+  it('an edit of a note in a group takes three queries on PostgreSQL: session, the note and the form’s choices checked at once, the change with its tags and sharing', async () => {
+    const [notebook, tag] = [await createNotebook(t.db, me), await createTag(t.db, me, { name: 'edited-tag' })];
+    const form = { title: 'Edited', content: 'changed', notebook: String(notebook.id), tags: [String(tag.id)], group: String(ownNote.group_id), priority: '1' };
+    const queries = await counter.during(async () => {
+      const response = await browser.post(`/notes/${ownNote.id}/edit/`, form);
+      expect(response.statusCode).toBe(302);
+    });
+    expect(await findNote(t.db, ownNote.id)).toMatchObject({ title: 'Edited', notebook_id: notebook.id, group_id: ownNote.group_id });
+    // SQLite runs the change as a transaction of statements in this process: read the group
+    // before, update, unlink and link the tags. No round trip leaves the process.
+    expect(queries).toBe(t.database.dialect === 'postgres' ? 3 : 6);
+  });
+
+  it('an edit of someone else’s note is a 404 after the same check, and changes nothing', async () => {
+    const form = { title: 'Taken over', group: '', priority: '0' };
+    const queries = await counter.during(async () => {
+      expect((await browser.post(`/notes/${groupNote.id}/edit/`, form)).statusCode).toBe(404);
+    });
+    expect(queries).toBe(2);
+    expect(await findNote(t.db, groupNote.id)).toMatchObject({ title: 'Shared with the group' });
   });
 });

@@ -172,16 +172,18 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   });
 
   app.post<PkParams>('/notes/:pk/edit/', async (request, reply) => {
-    // Ownership first: a note the caller cannot change is a 404 whatever the form holds.
-    const note = await service.ownedOr404(request.user!.id, pathId(request));
+    // A note the caller cannot change is a 404 whatever the form holds: update checks it with the
+    // form's choices, in one statement; an invalid form asks alone.
+    const noteId = pathId(request);
     const form = parseForm(noteForm, request.body);
-    const saved = form.ok ? await service.update(request.user!.id, note.id, form.data) : form;
+    if (!form.ok) await service.ownedOr404(request.user!.id, noteId);
+    const saved = form.ok ? await service.update(request.user!.id, noteId, form.data) : form;
     if (!saved.ok) {
-      const { page, status } = await showForm(request, 400, { noteId: note.id, typed: typedValues(request.body), errors: saved.errors });
+      const { page, status } = await showForm(request, 400, { noteId, typed: typedValues(request.body), errors: saved.errors });
       return reply.render(page, status);
     }
     request.flash('note.saved');
-    return reply.redirect(`/notes/${note.id}/`, 302);
+    return reply.redirect(`/notes/${noteId}/`, 302);
   });
 
   app.get<PkParams>('/notes/:pk/delete/', async (request, reply) => {

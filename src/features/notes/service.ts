@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { type AliasableExpression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { isOneOf } from '../../db/id-lists.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
@@ -11,6 +12,7 @@ import { INVALID_CHOICE } from '../../platform/ids.js';
 import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { type NoteFields, NotesRepository } from './repository.js';
 import { toggleOwnedFlag } from './note-flags.js';
+import { ownedBy } from './visibility.js';
 
 export type SaveOutcome = { ok: true; id: number } | { ok: false; errors: FormErrors };
 
@@ -57,29 +59,16 @@ export class NotesService {
     return { ok: true, id };
   }
 
-  /** The caller's note changed; a note they do not own is a 404 (updateOwned is scoped to them). */
+  /**
+   * The caller's note changed; a note they do not own is a 404 whatever the form holds (checked
+   * with the form's choices, in one statement). Put into a group, its sharing is recorded once.
+   */
   async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
-    const errors = await this.linkErrors(userId, form);
+    const errors = await this.linkErrors(userId, form, id);
     if (errors) return { ok: false, errors };
-    const group = form.group;
-    // A note kept out of groups is one statement, as before; one put into a group also reads
-    // which group it was in, to record its sharing (once) in the same transaction.
-    const updated = group === null
-      ? await this.notes.updateOwned(userId, id, fields(form), form.tags)
-      : await this.inTransaction(async (notes, trx) => {
-        const before = await notes.findOwnedNote(userId, id);
-        if (!before || !(await notes.updateOwned(userId, id, fields(form), form.tags))) return false;
-        if (before.group_id !== group) await recordActivity(trx, sharedInto(group, userId, id));
-        return true;
-      });
-    if (!updated) throw new NotFound();
+    const shared = form.group === null ? undefined : sharedInto(form.group, userId, id);
+    if (!(await this.notes.updateOwned(userId, id, fields(form), form.tags, shared))) throw new NotFound();
     return { ok: true, id };
-  }
-
-  /** `work` in the caller's transaction when this service runs in one (the API's), else in a new one. */
-  private inTransaction<T>(work: (notes: NotesRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return work(this.notes, this.db);
-    return this.db.transaction().execute((trx) => work(new NotesRepository(trx, this.dialect), trx));
   }
 
   async delete(userId: number, id: number): Promise<void> {
@@ -100,16 +89,33 @@ export class NotesService {
   /**
    * A note links only to the caller's own notebook and tags, and to a group the caller is in.
    * Anything else is refused as an invalid choice, in the same words whether the object exists or
-   * not, so the form cannot be used to probe other users' ids.
+   * not, so the form cannot be used to probe other users' ids. With `noteId`, the note must be the
+   * caller's too (NotFound first). One statement whatever the form holds: each check is a
+   * subquery, and a choice left empty is not asked about.
    */
-  private async linkErrors(userId: number, form: NoteForm): Promise<FormErrors | null> {
+  private async linkErrors(userId: number, form: NoteForm, noteId?: number): Promise<FormErrors | null> {
+    const db = this.db;
+    const asked = <T>(needed: boolean, check: () => AliasableExpression<T>) => (needed ? check() : sql<T>`null`);
+    const found = (query: SelectQueryBuilder<Database, keyof Database, object>) => sql<SqlBool>`exists ${query.select(sql.lit(1).as('found'))}`;
+    const row = await db
+      .selectNoFrom([
+        asked(noteId !== undefined, () => found(db.selectFrom('notes').where('notes.id', '=', noteId!).where(ownedBy(userId)))).as('note'),
+        asked(form.notebook !== null, () => found(db.selectFrom('notebooks').where('notebooks.id', '=', form.notebook!).where('notebooks.owner_id', '=', userId))).as('notebook'),
+        asked(form.tags.length > 0, () => db.selectFrom('tags').select((eb) => eb.fn.countAll<number>().as('n')).where('tags.owner_id', '=', userId).where((eb) => isOneOf(db, eb.ref('tags.id'), form.tags)).$asScalar()).as('tags'),
+        asked(form.group !== null, () => found(this.groups.memberGroupIds(userId).where('group_members.group_id', '=', form.group!))).as('group'),
+      ])
+      .executeTakeFirstOrThrow();
+    if (noteId !== undefined && !truthy(row.note)) throw new NotFound();
     const errors: FormErrors = {};
-    if (form.notebook !== null && !(await this.notebooks.findOwned(userId, form.notebook))) errors.notebook = [INVALID_CHOICE];
-    if ((await this.tags.ownedIds(userId, form.tags)).length !== form.tags.length) errors.tags = [INVALID_CHOICE];
-    if (form.group !== null && !(await this.groups.isMember(form.group, userId))) errors.group = [INVALID_CHOICE];
+    if (form.notebook !== null && !truthy(row.notebook)) errors.notebook = [INVALID_CHOICE];
+    if (form.tags.length > 0 && Number(row.tags) !== form.tags.length) errors.tags = [INVALID_CHOICE];
+    if (form.group !== null && !truthy(row.group)) errors.group = [INVALID_CHOICE];
     return Object.keys(errors).length > 0 ? errors : null;
   }
 }
+
+/** An EXISTS as either database returns it: true or false on PostgreSQL, 1 or 0 on SQLite. */
+const truthy = (value: unknown) => value === true || Number(value) === 1;
 
 /** The group activity event of a note put into a group. */
 function sharedInto(groupId: number, ownerId: number, noteId: number): ActivityEvent {
