@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PASSWORD, path } from './actions.js';
-import { launchBrowser, Person } from './browser.js';
+import { DESKTOP, launchBrowser, PHONE, Person } from './browser.js';
 
 // The page's language follows the browser's (Accept-Language) until the user chooses one.
 // Oksana's browser asks for Ukrainian: every page she opens is <html lang="uk"> with its
@@ -101,6 +101,27 @@ describe('the interface in the browser\'s language', () => {
     await oksana.audit();
     await expectUkrainianLayout();
     expect(await oksana.page.locator('main').textContent()).toContain('8,69');
+    // On a phone no header of the items' table breaks inside a word: each shown word is one line.
+    await oksana.page.setViewportSize(PHONE);
+    const broken = await oksana.page.locator('.shopping-items th').evaluateAll((headers) =>
+      headers.flatMap((header) => {
+        const walker = document.createTreeWalker(header, NodeFilter.SHOW_TEXT);
+        const words: string[] = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          // Not shown (display: none) or left to screen readers (a 1 px box): not seen, not measured.
+          if (node.parentElement!.getBoundingClientRect().width <= 1) continue;
+          for (const match of node.textContent!.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index!);
+            range.setEnd(node, match.index! + match[0].length);
+            if (range.getClientRects().length > 1) words.push(match[0]);
+          }
+        }
+        return words;
+      }),
+    );
+    expect(broken).toEqual([]);
+    await oksana.page.setViewportSize(DESKTOP);
     await oksana.screenshot('shopping-list-uk');
   });
 

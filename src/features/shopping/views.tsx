@@ -123,6 +123,19 @@ function NotOwnerLine({ ctx, list, canTick }: { ctx: ViewContext; list: Shopping
   );
 }
 
+/**
+ * A column's header: on a phone its short form is shown (none: the column speaks for itself) and
+ * the full one is read by screen readers only, so that no header breaks inside a word.
+ */
+function Header({ full, short }: { full: string; short?: string }) {
+  return (
+    <>
+      <span class="header-full">{full}</span>
+      {short ? <span class="header-short" aria-hidden="true">{short}</span> : null}
+    </>
+  );
+}
+
 export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sharedWith, ownerGroups, audience, share, item }: { ctx: ViewContext; share?: FormState; item?: FormState } & ShoppingPage) {
   const group = list.group_name ? { name: list.group_name, permission: list.group_permission } : null;
   return (
@@ -150,10 +163,10 @@ export function ShoppingListPage({ ctx, list, items, total, canEdit, canTick, sh
             <table class="shopping-items">
               <thead>
                 <tr>
-                  <th scope="col">{ctx.t('shopping.status')}</th>
+                  <th scope="col"><Header full={ctx.t('shopping.status')} /></th>
                   <th scope="col">{ctx.t('shopping.item')}</th>
-                  <th scope="col" class="number">{ctx.t('shopping.quantity_label')}</th>
-                  <th scope="col" class="number">{ctx.t('shopping.price_each')}</th>
+                  <th scope="col" class="number"><Header full={ctx.t('shopping.quantity_label')} short={ctx.t('shopping.quantity_short')} /></th>
+                  <th scope="col" class="number"><Header full={ctx.t('shopping.price_each')} short={ctx.t('shopping.price_short')} /></th>
                   {canEdit ? <th scope="col"><span class="visually-hidden">{ctx.t('shopping.actions')}</span></th> : null}
                 </tr>
               </thead>
