@@ -43,6 +43,14 @@ describe('archived matches', () => {
     expect((await found('/notes/?q=zanzibar', stranger.browser)).body).toContain('1 archived note also matches.');
   });
 
+  it('are counted up to 20: with more, the line says "20 or more"', async () => {
+    await createNote(t.db, me.user, { title: 'Wombat now' });
+    for (let i = 0; i < 20; i += 1) await createNote(t.db, me.user, { title: `Wombat ${i}`, is_archived: 1 });
+    expect((await found('/notes/?q=wombat')).body).toContain('20 archived notes also match.');
+    await createNote(t.db, me.user, { title: 'Wombat 20', is_archived: 1 });
+    expect((await found('/notes/?q=wombat')).body).toContain('20 or more archived notes also match.');
+  });
+
   it('say nothing when there are none, and nothing without a search', async () => {
     await createNote(t.db, me.user, { title: 'Quagga', is_archived: 0 });
     expect((await found('/notes/?q=quagga')).body).not.toContain('also match');
