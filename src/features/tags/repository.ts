@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { lockedForUpdate } from '../../db/locks.js';
 import type { Database, Tag } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
-import { isOneOf } from '../../db/id-lists.js';
 
 export type TagFields = Pick<Tag, 'name' | 'color'>;
 
@@ -25,13 +24,6 @@ export class TagsRepository {
     let query = this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId);
     if (afterId !== null) query = query.where('id', '>', afterId);
     return query.orderBy('id').limit(limit).execute();
-  }
-
-  /** The ids among `ids` that are the owner's own tags. */
-  async ownedIds(ownerId: number, ids: number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('tags').select('id').where('owner_id', '=', ownerId).where((eb) => isOneOf(this.db, eb.ref('id'), ids)).execute();
-    return rows.map((row) => row.id);
   }
 
   async nameTaken(ownerId: number, name: string, exceptId?: number): Promise<boolean> {
