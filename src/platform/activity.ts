@@ -32,32 +32,29 @@ export async function recordActivity(db: Kysely<Database>, event: ActivityEvent,
 /**
  * recordActivity as a part of the statement that makes the change (PostgreSQL's data-modifying
  * WITH): the row is written only where `when` holds, so the change and its record are one round
- * trip and one atomic statement. Typed casts: an INSERT ... SELECT does not give its parameters
- * the columns' types.
+ * trip and one atomic statement. Each value is cast to its column's type: an INSERT ... SELECT
+ * does not give its parameters the columns' types.
  */
 export function activityInsertWhen(db: Kysely<Database>, event: ActivityEvent, when: Expression<SqlBool>, now = Date.now()) {
   const row = activityRow(event, now);
-  const integer = (value: number | null) => sql<number>`cast(${value} as integer)`;
-  const bigint = (value: number) => sql<number>`cast(${value} as bigint)`;
-  const text = (value: string | null) => sql<string>`cast(${value} as text)`;
-  return db
-    .insertInto('group_activity')
-    .columns(['group_id', 'kind', 'actor_id', 'member_id', 'object_kind', 'object_id', 'created_at', 'updated_at'])
-    .expression(
-      db
-        .selectNoFrom([
-          integer(row.group_id).as('group_id'),
-          text(row.kind).as('kind'),
-          integer(row.actor_id).as('actor_id'),
-          integer(row.member_id).as('member_id'),
-          text(row.object_kind).as('object_kind'),
-          integer(row.object_id).as('object_id'),
-          bigint(row.created_at).as('created_at'),
-          bigint(row.updated_at).as('updated_at'),
-        ])
-        .where(when),
-    );
+  const columns = Object.keys(COLUMN_TYPES) as (keyof RecordedRow)[];
+  const values = columns.map((column) => sql`cast(${row[column]} as ${sql.raw(COLUMN_TYPES[column])})`.as(column));
+  return db.insertInto('group_activity').columns(columns).expression(db.selectNoFrom(values).where(when));
 }
+
+type RecordedRow = ReturnType<typeof activityRow>;
+
+/** The PostgreSQL type of each column recordActivity writes. */
+const COLUMN_TYPES: Record<keyof RecordedRow, 'integer' | 'bigint' | 'text'> = {
+  group_id: 'integer',
+  kind: 'text',
+  actor_id: 'integer',
+  member_id: 'integer',
+  object_kind: 'text',
+  object_id: 'integer',
+  created_at: 'bigint',
+  updated_at: 'bigint',
+};
 
 function activityRow(event: ActivityEvent, now: number) {
   return {

@@ -3,15 +3,16 @@ import type { Dialect } from '../database.js';
 import type { AnyTables } from './tables.js';
 
 /**
- * Runs `load` (inside the transaction `trx`) with the tables' plain indexes and their triggers set
- * aside (PostgreSQL's disabled, SQLite's dropped), then makes them again from their own definitions, read from the database:
- * building an index once over a million notes is several times faster than keeping it (and the
- * full-text index) up to date row by row, and the schema ends exactly as the migrations left it.
- * Unique indexes stay, so a duplicate is refused as it is inserted. The triggers only keep the view
- * versions (0007), which a load starts from, and SQLite's full-text index; kept row by row, each
- * note of a load would move its owner's version once, one more row version of the same user each
- * time in one transaction (PostgreSQL took twenty minutes for 150,000 notes). SQLite's full-text index
- * (notes_fts, fed by triggers) is rebuilt from the notes table.
+ * Runs `load` (inside the transaction `trx`) with the tables' plain indexes and triggers set aside
+ * (PostgreSQL's disabled, SQLite's dropped), then makes them again from their own definitions,
+ * read from the database: building an index once over a million notes is several times faster
+ * than keeping it (and the full-text index) up to date row by row, and the schema ends exactly as
+ * the migrations left it. Unique indexes stay, so a duplicate is refused as it is inserted. The
+ * triggers keep the view versions (0007, 0015), which a load starts afresh, and on SQLite the
+ * full-text index and the name keys' checks (a dump carries the keys). Kept row by row,
+ * each note of a load moved its owner's version: 150,000 updates of one user's row in one
+ * transaction took PostgreSQL twenty minutes. SQLite's full-text index (notes_fts) is rebuilt
+ * from the notes table.
  */
 export async function withIndexesAside(trx: Kysely<AnyTables>, dialect: Dialect, tables: readonly string[], load: () => Promise<void>): Promise<void> {
   if (tables.length === 0) return load();
