@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { serveHashing } from './platform/passwords/hash-cluster.js';
 import { hasher } from './platform/passwords/hash-pool.js';
 import { relayHubEvents } from './platform/hub/hub-cluster.js';
+import { ConnectionDealer } from './platform/process/hand-off.js';
 import { drainTime, shutdownBound } from './platform/process/shutdown.js';
 
 const RESTART_DELAY_MS = 1000;
@@ -30,9 +31,10 @@ export function withServeFlags(execArgv: string[], nodeOptions = process.env.NOD
 
 /**
  * The primary of `serve` with WEB_CONCURRENCY > 1: applies migrations once, forks the HTTP
- * workers (they share the port; the primary hands out connections round-robin), hashes their
- * passwords on one pool, replaces a worker that dies, and on SIGTERM/SIGINT lets every worker
- * drain before exiting; a worker that has not exited by the shutdown's bound is killed (SIGKILL).
+ * workers, listens and hands each connection to a worker in turn (platform/process/hand-off.ts),
+ * hashes their passwords on one pool, replaces a worker that dies, and on SIGTERM/SIGINT stops
+ * listening, then lets every worker drain before exiting; a worker that has not exited by the
+ * shutdown's bound is killed (SIGKILL).
  */
 export async function runPrimary(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl, { poolSize: 1 });
@@ -49,11 +51,23 @@ export async function runPrimary(config: Config): Promise<void> {
   await pool.warm();
   serveHashing(cluster, pool);
   let stopping = false;
+  const running = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  const info = (line: Record<string, unknown>) => {
+    if (['trace', 'debug', 'info'].includes(config.logLevel)) console.log(JSON.stringify({ level: 30, ...line }));
+  };
+  const dealer = new ConnectionDealer(cluster, { host: config.host, port: config.port }, {
+    listening: (url) => info({ msg: `listening at ${url}` }),
+    ready: (worker, count) => info({ msg: 'worker ready', pid: worker.process.pid, ready: count }),
+    failed: (error) => {
+      console.error(JSON.stringify({ level: 60, msg: `cannot listen on ${config.host}:${config.port}: ${error.message}` }));
+      for (const worker of running()) worker.process.kill('SIGKILL');
+      process.exit(1);
+    },
+  });
   // A replacement due after the shutdown began is not started: nobody would stop it.
   const fork = () => {
     if (!stopping) cluster.fork({ GROUPNOTES_WORKER: '1' });
   };
-  const running = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
   cluster.on('exit', (worker: Worker, code, signal) => {
     if (stopping) {
       if (running().length === 0) process.exit(0);
@@ -66,7 +80,7 @@ export async function runPrimary(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (running().length === 0) process.exit(0);
-    for (const worker of running()) worker.process.kill(signal);
+    dealer.stop(signal);
     const deadline = setTimeout(() => {
       const left = running();
       console.error(JSON.stringify({ level: 50, msg: 'workers still running at the shutdown bound; killed', pids: left.map((worker) => worker.process.pid) }));
@@ -76,7 +90,7 @@ export async function runPrimary(config: Config): Promise<void> {
     deadline.unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   cluster.setupPrimary({ execArgv: withServeFlags(process.execArgv) });
   for (let i = 0; i < config.webConcurrency; i++) fork();
 }

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/process/drain.js';
+import { leave, takeConnections } from './platform/process/hand-off.js';
 import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
 import { hasher, useHasher } from './platform/passwords/hash-pool.js';
 import { sweepExpired } from './maintenance.js';
@@ -22,13 +23,17 @@ export interface RunningServer {
   close(options?: { drainMs?: number }): Promise<void>;
 }
 
-/** Migrates, builds the app and listens; the caller decides about signals. */
-export async function startServer(config: Config, { migrate = true } = {}): Promise<RunningServer> {
+/**
+ * Migrates, builds the app and listens (a cluster worker does not: its primary hands it
+ * connections); the caller decides about signals.
+ */
+export async function startServer(config: Config, { migrate = true, listen = true } = {}): Promise<RunningServer> {
   const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
   if (migrate) await migrateToLatest(database.db);
   const app = await buildApp(config, { database });
   await hasher().warm();
-  await app.listen({ host: config.host, port: config.port });
+  if (listen) await app.listen({ host: config.host, port: config.port });
+  else await app.ready();
   app.mailSender.start();
   app.background.start();
 
@@ -57,7 +62,8 @@ export async function serve(config: Config): Promise<void> {
   if (config.webConcurrency > 1 && !isClusterWorker()) return runPrimary(config);
   // In a cluster the primary has applied the migrations already, and hashes for its workers.
   if (isClusterWorker()) useHasher(new PrimaryHasher());
-  const server = await startServer(config, { migrate: !isClusterWorker() });
+  const worker = isClusterWorker();
+  const server = await startServer(config, { migrate: !worker, listen: !worker });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -66,6 +72,9 @@ export async function serve(config: Config): Promise<void> {
     const drainMs = drainTime(config);
     exitAfterClose(server.app.log, drainMs, () => server.close({ drainMs }), () => server.app.cutConnections());
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // A worker drains when its primary says so, after the last connection it was handed.
+  if (worker) takeConnections(server.app.server, shutdown);
+  const onSignal = (signal: NodeJS.Signals) => (worker ? leave(signal) : shutdown(signal));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }

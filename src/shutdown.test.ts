@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -156,5 +156,50 @@ describe('a cluster worker that cannot exit by itself', () => {
     process.kill(workerPids[0]!, 'SIGSTOP');
     expect(await msToExitAfterSigterm()).toBeLessThan(SHUTDOWN_MARGIN_MS + SLACK_MS);
     await waitUntil(() => workerPids.every((pid) => !isRunning(pid)), 'every worker has ended', 1_000);
+  }, 60_000);
+});
+
+/** Whether a TCP connection to `address` (host:port) is accepted: false once it is refused. */
+function accepts(address: string): Promise<boolean> {
+  const [host, port] = address.split(':');
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('a cluster at SIGTERM', () => {
+  // Before, the cluster listened until its last worker had stopped listening: a worker busy or
+  // stuck kept the port open, and what it was handed then was lost (a proxy's POST, a 502).
+  it('stops listening at once, before any worker drains, even while a worker cannot act', async () => {
+    await serveWithMember({ WEB_CONCURRENCY: '2' });
+    workerPids = workerPidsOf(server!.child.pid!);
+    expect(workerPids).toHaveLength(2);
+    expect(await accepts(server!.address)).toBe(true);
+    process.kill(workerPids[0]!, 'SIGSTOP');
+    server!.child.kill('SIGTERM');
+    // The stopped worker keeps the primary running until the bound; the port is closed long before.
+    await waitUntil(async () => !(await accepts(server!.address)), 'connections are refused', 1_000);
+    expect(server!.child.exitCode).toBeNull();
+  }, 60_000);
+
+  it('a worker sent SIGTERM by itself leaves the turn, drains and is replaced; every request meanwhile is answered', async () => {
+    // In production, where draining waits for the open connections (this client's kept-alive ones).
+    await serveWithMember({ WEB_CONCURRENCY: '2', NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1', PUBLIC_URL: 'https://notes.example.com', LOG_LEVEL: 'info' });
+    // Both in the turn: with none ready, the port is closed (a proxy tries another instance).
+    await waitUntil(() => server!.output().includes('"ready":2'), 'both workers are ready', 20_000);
+    const primary = server!.child.pid!;
+    workerPids = workerPidsOf(primary);
+    expect(workerPids).toHaveLength(2);
+    process.kill(workerPids[0]!, 'SIGTERM');
+    const statuses = new Set<number>();
+    for (const until = Date.now() + 2_000; Date.now() < until; ) statuses.add((await fetch(`http://${server!.address}/healthz`)).status);
+    expect([...statuses]).toEqual([200]);
+    await waitUntil(() => !isRunning(workerPids[0]!) && workerPidsOf(primary).length === 2, 'another worker took its place', 10_000);
+    workerPids = workerPidsOf(primary);
   }, 60_000);
 });

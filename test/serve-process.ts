@@ -8,6 +8,8 @@ export interface ServeProcess {
   /** host:port it listens on. */
   address: string;
   child: ChildProcess;
+  /** What it has written to stdout so far. */
+  output(): string;
   /** SIGTERM, then waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -16,7 +18,9 @@ export interface ServeProcess {
 export async function spawnServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env, PORT: String(port) }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -27,7 +31,7 @@ export async function spawnServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> 
   for (;;) {
     try {
       await fetch(`http://${address}/healthz`);
-      return { address, child, stop };
+      return { address, child, output: () => output, stop };
     } catch {
       if (Date.now() > deadline || child.exitCode !== null) {
         await stop();

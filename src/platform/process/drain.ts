@@ -9,14 +9,10 @@ declare module 'fastify' {
     /** From now on every answer says `Connection: close`: the connection ends with it. */
     startDraining(): void;
     /** Open HTTP connections, not counting those upgraded to WebSockets. */
-    httpConnections(): Promise<number>;
+    httpConnections(): number;
     /** Destroys every open connection, upgraded ones included (the end of a shutdown's bound); how many. */
     cutConnections(): number;
   }
-}
-
-function openConnections(server: NetServer): Promise<number> {
-  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
 }
 
 /**
@@ -45,7 +41,8 @@ export const drainOnClose = fp(async (app) => {
     for (const socket of sockets) socket.destroy();
     return count;
   });
-  app.decorate('httpConnections', () => openConnections(app.server).then((count) => count - upgraded.size));
+  // Counted here, not by the server: a cluster worker's connections are handed to it (hand-off.ts).
+  app.decorate('httpConnections', () => sockets.size - upgraded.size);
   app.addHook('preClose', async () => {
     draining = true;
   });
@@ -67,14 +64,14 @@ export const drainOnClose = fp(async (app) => {
 export async function stopAccepting(app: FastifyInstance, maxWaitMs: number): Promise<void> {
   app.startDraining();
   // net.Server's own close: it stops listening without reaping idle connections, which
-  // http.Server's close() would do at once.
-  NetServer.prototype.close.call(app.server);
+  // http.Server's close() would do at once. (A cluster worker does not listen: its primary has.)
+  if (app.server.listening) NetServer.prototype.close.call(app.server);
   const started = Date.now();
-  const open = await app.httpConnections();
+  const open = app.httpConnections();
   let left = open;
   while (left > 0 && Date.now() - started < maxWaitMs) {
     await new Promise((resolve) => setTimeout(resolve, 25));
-    left = await app.httpConnections();
+    left = app.httpConnections();
   }
   app.log.info({ open, left, ms: Date.now() - started }, 'stopped accepting; open connections drained');
 }
