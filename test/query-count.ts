@@ -1,4 +1,4 @@
-import { ColumnNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, ReferenceNode, type RootOperationNode, SelectQueryNode, type UnknownRow } from 'kysely';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { expect } from 'vitest';
 import type { DatabaseHandle } from '../src/db/database.js';
 import type { TestBrowser } from './helpers.js';
@@ -10,20 +10,18 @@ import type { TestBrowser } from './helpers.js';
  */
 export class QueryCounter implements KyselyPlugin {
   count = 0;
-  /** The column names each statement selects at its top level, in the order the statements were built. */
-  readonly selected: string[][] = [];
+  /** The column names of each statement's first row, in the order the results came back (none: []). */
+  readonly returned: string[][] = [];
 
   readonly observe = (database: DatabaseHandle): DatabaseHandle => ({ ...database, db: database.db.withPlugin(this) });
 
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (SelectQueryNode.is(node)) {
-      this.selected.push((node.selections ?? []).map(({ selection }) => (ReferenceNode.is(selection) && ColumnNode.is(selection.column) ? selection.column.column.name : '')));
-    }
     return node;
   }
 
   async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     this.count += 1;
+    this.returned.push(Object.keys(result.rows[0] ?? {}));
     return result;
   }
 

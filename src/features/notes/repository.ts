@@ -2,16 +2,14 @@ import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlB
 import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
-import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../platform/activity.js';
-import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
-import { noteAudience, ownedBy, type UserRef, visibleTo } from './visibility.js';
-import { noteToken, readNoteToken } from './note-token.js';
+import { ownedBy, type UserRef, visibleTo } from './visibility.js';
+import { readNoteToken } from './note-token.js';
+import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
-import { ownRemindersOnNote, type ReminderRow } from './reminders-repository.js';
 
 export const PAGE_SIZE = 50;
 
@@ -32,16 +30,6 @@ export interface NotePage {
   page: number;
   hasNext: boolean;
 }
-
-/** A note as its page shows it. */
-export type VisibleNote = NoteRow & {
-  content: string;
-  created_at: number;
-  reminders: ReminderRow[];
-  audience: AudienceMember[];
-  /** What a kept page of the note is valid under (note-token.ts), read with the note. */
-  token: string;
-};
 
 type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
 
@@ -81,19 +69,8 @@ export class NotesRepository {
    * they own it) and who may read and change it (the audience panel), in one query: the page's
    * only one besides the session's.
    */
-  async findVisibleNote(userId: number, id: number): Promise<VisibleNote | undefined> {
-    const found = await this.details
-      .query()
-      .select(['notes.content', 'notes.created_at', 'notes.view_version'])
-      .select((eb) => jsonRowsFrom(this.db, ownRemindersOnNote(eb, userId)).as('reminders'))
-      .select(audienceColumn(this.db, noteAudience(this.db, id)).as('audience'))
-      .where(this.visibleTo(userId))
-      .where('notes.id', '=', id)
-      .executeTakeFirst();
-    if (!found) return undefined;
-    const audience = readAudience(found.audience);
-    const note = NoteDetailsReader.noteRow(found);
-    return { ...note, reminders: parseJsonRows<ReminderRow>(found.reminders), audience, token: noteToken(found.view_version, note.owner_username, note.group_name, audience) };
+  findVisibleNote(userId: number, id: number): Promise<VisibleNote | undefined> {
+    return readVisibleNote(this.db, userId, id);
   }
 
   /** What a kept page of the note is valid under, if the user may see the note (note-token.ts). */
