@@ -1,6 +1,7 @@
 import { lockedForUpdate } from '../../db/locks.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
-import { type ListKey, type NoteFilters, NotesRepository } from './repository.js';
+import type { ListKey } from './list-query.js';
+import { type NoteFilters, NotesRepository } from './repository.js';
 import { matchingNotesQuery } from './search.js';
 
 /** A note as the API shows it: the list's details with the whole content and the creation time. */

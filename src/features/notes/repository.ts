@@ -1,10 +1,10 @@
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { fixedLimit } from '../../db/fixed-limit.js';
+import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../platform/activity.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
+import { type ListKey, type NotesWhere, groupPart, listPageRows, orderedList, withDetails } from './list-query.js';
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { readNoteToken } from './note-token.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
@@ -22,8 +22,6 @@ export interface NoteFilters {
 
 export type NoteFields = Pick<Note, 'title' | 'content' | 'notebook_id' | 'group_id' | 'priority' | 'is_pinned' | 'is_archived'>;
 
-/** A note's place in the list (pinned, priority, updated_at, id; each descending): the API's list cursor. */
-export type ListKey = [isPinned: number, priority: number, updatedAt: number, id: number];
 
 export interface NotePage {
   notes: NoteRow[];
@@ -31,7 +29,6 @@ export interface NotePage {
   hasNext: boolean;
 }
 
-type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
 
 /**
  * Notes, always through a query scoped to the caller. Who sees a note is decided here and only
@@ -103,26 +100,17 @@ export class NotesRepository {
    */
   async listVisiblePage(userId: number, filters: NoteFilters, page: number, memberOf?: readonly number[]): Promise<NotePage> {
     // The page's ids and their details in one query: the page (at most PAGE_SIZE + 1 rows) is
-    // joined to the details and put back in list order.
-    const pageRows = (await this.listPageQuery(userId, filters, page, memberOf)).as('page');
-    const rows = await this.details
-      .query()
-      .innerJoin(pageRows, 'page.id', 'notes.id')
-      .orderBy('page.is_pinned', 'desc')
-      .orderBy('page.priority', 'desc')
-      .orderBy('page.updated_at', 'desc')
-      .orderBy('page.id', 'desc')
-      .execute();
+    // joined to the details and put back in list order. Without a notebook or a tag, the
+    // statement is one built before (list-query.ts).
+    const offset = (page - 1) * PAGE_SIZE;
+    const rows =
+      filters.notebookId === undefined && filters.tagId === undefined
+        ? await listPageRows(this.db, this.dialect, userId, memberOf ?? (await this.memberGroupIds(userId)), filters.archived, offset, PAGE_SIZE)
+        : await withDetails(this.db, await this.listPageQuery(userId, filters, page, memberOf)).execute();
     return { notes: rows.slice(0, PAGE_SIZE).map((row) => NoteDetailsReader.noteRow(row)), page, hasNext: rows.length > PAGE_SIZE };
   }
 
-  /**
-   * The query behind listVisiblePage, apart so that tests can EXPLAIN it. The two planners need
-   * the merge spelled differently: SQLite merges the branches of a compound SELECT's ORDER BY
-   * ("MERGE (UNION ALL)") when the branches are plain (each is flattened into an index search);
-   * PostgreSQL builds a "Merge Append" of backward index scans only when each branch is itself
-   * ordered and limited to the rows a page could need (offset + page + 1).
-   */
+  /** The page query of listVisiblePage (orderedList in list-query.ts), apart so that tests can EXPLAIN it. */
   listPageQuery(userId: number, filters: NoteFilters, page: number, memberOf?: readonly number[]) {
     return this.orderedQuery(userId, filters, { offset: (page - 1) * PAGE_SIZE, size: PAGE_SIZE }, memberOf);
   }
@@ -132,28 +120,10 @@ export class NotesRepository {
    * numbers) or after the note at `after` (the API's cursor, NotesApiRepository: keyset paging).
    */
   protected async orderedQuery(userId: number, filters: NoteFilters, start: { offset: number; size: number; after?: ListKey | null }, memberOf?: readonly number[]) {
-    const { offset, size, after } = start;
-    const branches = (await this.visibilityBranches(userId, filters, memberOf)).map((where, index) => {
-      let branch = this.db
-        .selectFrom('notes')
-        .select(['notes.id', 'notes.is_pinned', 'notes.priority', 'notes.updated_at'])
-        .where(where)
-        .where('notes.is_archived', '=', filters.archived ? 1 : 0);
-      // All four descending: a row value "below" the key is exactly "after it in the list".
-      if (after) branch = branch.where((eb) => eb(eb.refTuple('notes.is_pinned', 'notes.priority', 'notes.updated_at', 'notes.id'), '<', eb.tuple(...after)));
-      const bounded = this.dialect === 'postgres' ? inListOrder(branch).limit(offset + size + 1) : branch;
-      return this.db.selectFrom(bounded.as(`branch${index}`)).selectAll();
-    });
-    // Unqualified names: the ORDER BY of a compound SELECT names its result columns.
-    return branches
-      .reduce((all, branch) => all.unionAll(branch))
-      .orderBy('is_pinned', 'desc')
-      .orderBy('priority', 'desc')
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(fixedLimit(size + 1))
-      .offset(offset);
+    const parts = await this.visibilityBranches(userId, filters, memberOf);
+    return orderedList(this.db, this.dialect, parts, filters.archived, { ...start, bound: start.offset + start.size + 1 });
   }
+
 
   /**
    * Full-text search over title and content of the visible notes, newest first (see search.ts),
@@ -187,6 +157,10 @@ export class NotesRepository {
     return scope;
   }
 
+  private async memberGroupIds(userId: number): Promise<number[]> {
+    return (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
+  }
+
   /**
    * visibleNotes() split into disjoint parts, each readable in list order from one index: the
    * owner's notes, then per group of the user (`memberOf`, when the caller already read them with
@@ -202,8 +176,8 @@ export class NotesRepository {
       return eb.and(conditions);
     };
     if (filters.notebookId !== undefined || filters.tagId !== undefined) return [owned];
-    const groupIds = memberOf ?? (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
-    return [owned, ...groupIds.map((groupId): NotesWhere => (eb) => eb.and([eb('notes.group_id', '=', groupId), eb('notes.owner_id', '<>', userId)]))];
+    const groupIds = memberOf ?? (await this.memberGroupIds(userId));
+    return [owned, ...groupIds.map((groupId) => groupPart(userId, groupId))];
   }
 
   /** Run inside a transaction: the note and its tag links are one change. */
@@ -266,8 +240,4 @@ export class NotesRepository {
   private taggedNoteIds(tagId: number) {
     return this.db.selectFrom('note_tags').select('note_tags.note_id').where('note_tags.tag_id', '=', tagId);
   }
-}
-
-function inListOrder<O>(query: SelectQueryBuilder<Database, 'notes', O>): SelectQueryBuilder<Database, 'notes', O> {
-  return query.orderBy('notes.is_pinned', 'desc').orderBy('notes.priority', 'desc').orderBy('notes.updated_at', 'desc').orderBy('notes.id', 'desc');
 }
