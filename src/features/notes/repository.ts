@@ -22,13 +22,11 @@ export interface NoteFilters {
 
 export type NoteFields = Pick<Note, 'title' | 'content' | 'notebook_id' | 'group_id' | 'priority' | 'is_pinned' | 'is_archived'>;
 
-
 export interface NotePage {
   notes: NoteRow[];
   page: number;
   hasNext: boolean;
 }
-
 
 /**
  * Notes, always through a query scoped to the caller. Who sees a note is decided here and only
@@ -123,7 +121,6 @@ export class NotesRepository {
     const parts = await this.visibilityBranches(userId, filters, memberOf);
     return orderedList(this.db, this.dialect, parts, filters.archived, { ...start, bound: start.offset + start.size + 1 });
   }
-
 
   /**
    * Full-text search over title and content of the visible notes, newest first (see search.ts),
