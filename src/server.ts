@@ -61,8 +61,8 @@ export async function startServer(config: Config, { migrate = true, listen = tru
 export async function serve(config: Config): Promise<void> {
   if (config.webConcurrency > 1 && !isClusterWorker()) return runPrimary(config);
   // In a cluster the primary has applied the migrations already, and hashes for its workers.
-  if (isClusterWorker()) useHasher(new PrimaryHasher());
   const worker = isClusterWorker();
+  if (worker) useHasher(new PrimaryHasher());
   const server = await startServer(config, { migrate: !worker, listen: !worker });
   let closing = false;
   const shutdown = (signal: string) => {

@@ -22,10 +22,10 @@ export interface ListStart {
 }
 
 /** The notes of a group of the user's that someone else owns: one part of what the user sees. */
-export const groupPart = (userId: number, groupId: number): NotesWhere => (eb) => eb.and([eb('notes.group_id', '=', groupId), eb('notes.owner_id', '<>', userId)]);
+const groupPart = (userId: number, groupId: number): NotesWhere => (eb) => eb.and([eb('notes.group_id', '=', groupId), eb('notes.owner_id', '<>', userId)]);
 
 /** What the user sees, as disjoint parts: their own notes, then each of `groupIds` (groupPart). */
-const visibleParts = (userId: number, groupIds: readonly number[]): NotesWhere[] => [(eb) => eb.and([eb('notes.owner_id', '=', userId)]), ...groupIds.map((groupId) => groupPart(userId, groupId))];
+export const visibleParts = (userId: number, groupIds: readonly number[]): NotesWhere[] => [(eb) => eb.and([eb('notes.owner_id', '=', userId)]), ...groupIds.map((groupId) => groupPart(userId, groupId))];
 
 /**
  * The ordered page of `parts` (disjoint ways of being visible, each readable in list order from

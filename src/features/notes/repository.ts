@@ -4,7 +4,7 @@ import type { Database, Note } from '../../db/schema.js';
 import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../platform/activity.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
-import { type ListKey, type NotesWhere, groupPart, listPageRows, orderedList, withDetails } from './list-query.js';
+import { type ListKey, type NotesWhere, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { readNoteToken } from './note-token.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
@@ -166,15 +166,14 @@ export class NotesRepository {
    * owner's notebook and tags, so no other part could match.
    */
   private async visibilityBranches(userId: number, filters: NoteFilters, memberOf?: readonly number[]): Promise<NotesWhere[]> {
+    if (filters.notebookId === undefined && filters.tagId === undefined) return visibleParts(userId, memberOf ?? (await this.memberGroupIds(userId)));
     const owned: NotesWhere = (eb) => {
       const conditions = [eb('notes.owner_id', '=', userId)];
       if (filters.notebookId !== undefined) conditions.push(eb('notes.notebook_id', '=', filters.notebookId));
       if (filters.tagId !== undefined) conditions.push(eb('notes.id', 'in', this.taggedNoteIds(filters.tagId)));
       return eb.and(conditions);
     };
-    if (filters.notebookId !== undefined || filters.tagId !== undefined) return [owned];
-    const groupIds = memberOf ?? (await this.memberGroupIds(userId));
-    return [owned, ...groupIds.map((groupId) => groupPart(userId, groupId))];
+    return [owned];
   }
 
   /** Run inside a transaction: the note and its tag links are one change. */
