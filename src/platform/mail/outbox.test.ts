@@ -9,11 +9,12 @@ import { createMailer, type Mail, type MailLog } from './mailer.js';
 import { Outbox } from './outbox.js';
 import { MailSender, type SenderOptions } from './sender.js';
 
-/** What a sender logged, by level. */
-function recordingLog() {
+/** What a sender logged, by level; `onLine` is called as each line is written. */
+function recordingLog(onLine: (level: string) => void = () => undefined) {
   const lines: { level: string; args: unknown[] }[] = [];
   const at = (level: string) => (...args: unknown[]) => {
     lines.push({ level, args });
+    onLine(level);
   };
   const log: MailLog = { info: at('info'), warn: at('warn'), error: at('error') };
   return { log, lines };
@@ -83,14 +84,19 @@ describe('the outbox', () => {
     expect(smtp.received).toHaveLength(1);
   });
 
-  it('gives a mail up after the last attempt, and logs it as an error', async () => {
-    const { log, lines } = recordingLog();
+  it('gives a mail up after the last attempt, and logs it as an error once it is out of the outbox', async () => {
+    // What the outbox held when the error was logged, read as the line is written.
+    let queuedAtError: Promise<unknown[]> | undefined;
+    const { log, lines } = recordingLog((level) => {
+      if (level === 'error') queuedAtError = queued();
+    });
     smtp.refuse = 1_000;
     startSender(database, log, { maxAttempts: 3 });
     await new Outbox(database.db, database.dialect).enqueue([mail(3)]);
     await expect.poll(() => lines.some((line) => line.level === 'error'), { timeout: 5_000 }).toBe(true);
     expect(smtp.offered).toBe(3);
     expect(lines.find((line) => line.level === 'error')!.args[0]).toMatchObject({ to: 'person3@example.test', attempts: 3 });
+    expect(await queuedAtError).toEqual([]);
     expect(await queued()).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.offered).toBe(3);

@@ -120,8 +120,9 @@ export class MailSender {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (mail.attempts >= this.options.maxAttempts) {
-        this.log.error({ mailId: mail.id, to: mail.to, subject: mail.subject, attempts: mail.attempts, reason }, 'mail given up: every attempt failed');
+        // Removed first, so that whoever reads the error finds the mail gone from the outbox.
         await this.outbox.remove(mail.id);
+        this.log.error({ mailId: mail.id, to: mail.to, subject: mail.subject, attempts: mail.attempts, reason }, 'mail given up: every attempt failed');
         return;
       }
       const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** (mail.attempts - 1));
