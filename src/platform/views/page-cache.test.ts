@@ -156,3 +156,32 @@ describe('PageCache, a live part', () => {
     expect(cache.get('key', '1', () => TOKEN_A, live(2))!.bytes).toBe(second.bytes);
   });
 });
+
+describe('PageCache, memory used again', () => {
+  const sized = (cache: PageCache, name: string) => `<p>${name}${'x'.repeat(20_000)}</p><form>${cache.placeholder}</form>`;
+
+  it('lends the memory of a page that dropped out to the next page kept', () => {
+    const cache = cacheAt();
+    const first = cache.put('old', '1', sized(cache, 'old'), () => TOKEN_A);
+    first.done();
+    expect(cache.get('old', '2', () => TOKEN_A)).toBeUndefined(); // the database changed: dropped
+    const next = cache.put('new', '1', sized(cache, 'new'), () => TOKEN_B);
+    expect(next.bytes.buffer).toBe(first.bytes.buffer);
+    expect(next.bytes.toString()).toBe(sized(cache, 'new').replace(cache.placeholder, TOKEN_B));
+  });
+
+  it('never lends a copy still being written out, nor a page sent as it is, though its page dropped out', () => {
+    const cache = new PageCache(100_000);
+    const copy = cache.put('tokened', '1', sized(cache, 'tokened'), () => TOKEN_A); // not done: being written
+    const plain = cache.put('plain', '1', `<p>${'y'.repeat(20_050)}</p>`, () => TOKEN_A);
+    const [copySent, plainSent] = [copy.bytes.toString(), plain.bytes.toString()];
+    for (let i = 0; i < 12; i += 1) {
+      // Pages of the same size push the first two out of the budget and are sent and written out.
+      cache.put(`other${i}`, '1', sized(cache, `other${i}`), () => TOKEN_B).done();
+      cache.get(`other${i}`, '1', () => TOKEN_B)?.done();
+    }
+    expect(cache.has('tokened') || cache.has('plain')).toBe(false);
+    expect(copy.bytes.toString()).toBe(copySent);
+    expect(plain.bytes.toString()).toBe(plainSent);
+  });
+});

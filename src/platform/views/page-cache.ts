@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BufferPool } from './buffer-pool.js';
 
 /** A page as bytes, with where the CSRF token goes in each copy sent. */
 interface CachedPage {
@@ -58,11 +59,15 @@ export class PageCache {
   private readonly placeholderBytes = Buffer.from(this.placeholder, 'latin1');
   private readonly pages = new Map<string, CachedPage>();
   private keptBytes = 0;
+  /** Where every page's bytes and copies come from and go back to (a quarter of the budget waits there at most). */
+  private readonly pool: BufferPool;
 
   constructor(
     /** PAGE_CACHE_MB, per process. */
     private readonly budgetBytes: number,
-  ) {}
+  ) {
+    this.pool = new BufferPool(budgetBytes / 4);
+  }
 
   /** Whether a page is kept for `key`, under whatever token. */
   has(key: string): boolean {
@@ -89,13 +94,14 @@ export class PageCache {
 
   /** Keeps `html` (rendered with the placeholder for the token) and returns its bytes to send. */
   put(key: string, token: string, html: string, csrfToken: () => string, live?: LivePart): PageCopy {
-    const bytes = Buffer.from(html);
+    const bytes = this.pool.take(Buffer.byteLength(html));
+    bytes.write(html);
     const page: CachedPage = { key, token, bytes, csrfOffsets: placesOf(this.placeholderBytes, bytes), variant: live?.variant ?? '', spares: [], usedSince: false };
     if (live) {
-      const part = Buffer.from(live.render());
+      const part = live.render();
       const at = bytes.indexOf(part);
       // Found once, or the page is kept for this variant alone.
-      if (at !== -1 && bytes.indexOf(part, at + 1) === -1) page.around = { before: bytes.subarray(0, at), after: bytes.subarray(at + part.length) };
+      if (at !== -1 && bytes.indexOf(part, at + 1) === -1) page.around = { before: bytes.subarray(0, at), after: bytes.subarray(at + Buffer.byteLength(part)) };
     }
     if (bytes.length <= MAX_PAGE_BYTES) this.keep(key, page);
     return this.withToken(page, csrfToken);
@@ -103,7 +109,12 @@ export class PageCache {
 
   /** The page with `live`'s part in place of the one it shows; copies of the old bytes go. */
   private replaceLivePart(page: CachedPage, around: { before: Buffer; after: Buffer }, live: LivePart): void {
-    const bytes = Buffer.concat([around.before, Buffer.from(live.render()), around.after]);
+    const part = live.render();
+    const bytes = this.pool.take(around.before.length + Buffer.byteLength(part) + around.after.length);
+    around.before.copy(bytes);
+    bytes.write(part, around.before.length);
+    around.after.copy(bytes, bytes.length - around.after.length);
+    // The old bytes go back to the pool only now: `around` was a view of them.
     this.forget(page);
     this.keptBytes += bytes.length;
     page.bytes = bytes;
@@ -135,10 +146,16 @@ export class PageCache {
     this.keptBytes += page.bytes.length;
   }
 
-  /** Uncounts a page no longer in `pages`, with its spare copies. */
+  /**
+   * Uncounts a page no longer in `pages` (or whose bytes are being replaced), and gives its
+   * bytes and spare copies back to the pool. Its bytes are never sent themselves when they hold
+   * a token's place (withToken sends copies), so nothing is writing them out.
+   */
   private forget(page: CachedPage): void {
     this.keptBytes -= page.bytes.length * (1 + page.spares.length);
+    for (const spare of page.spares) this.pool.give(spare);
     page.spares = [];
+    if (page.csrfOffsets.length > 0) this.pool.give(page.bytes);
   }
 
   private withToken(page: CachedPage, csrfToken: () => string): PageCopy {
@@ -151,8 +168,7 @@ export class PageCache {
     if (copy) {
       this.keptBytes -= copy.length;
     } else {
-      // Not Buffer.from(bytes): that zero-fills a new buffer before copying into it.
-      copy = Buffer.allocUnsafe(page.bytes.length);
+      copy = this.pool.take(page.bytes.length);
       page.bytes.copy(copy);
     }
     for (const offset of page.csrfOffsets) copy.write(token, offset, 'latin1');
@@ -169,10 +185,12 @@ export class PageCache {
     };
   }
 
-  /** Takes back a copy of `of` that was written out, if its page still is `of` and there is room. */
+  /** Keeps a copy of `of` that was written out as a spare if its page still is `of` and there is room; else it goes back to the pool. */
   private recycle(page: CachedPage, of: Buffer, copy: Buffer): void {
-    if (this.pages.get(page.key) !== page || page.bytes !== of || page.spares.length >= MAX_SPARES) return;
-    if (this.keptBytes + copy.length > this.budgetBytes) return;
+    if (this.pages.get(page.key) !== page || page.bytes !== of || page.spares.length >= MAX_SPARES || this.keptBytes + copy.length > this.budgetBytes) {
+      this.pool.give(copy);
+      return;
+    }
     page.spares.push(copy);
     this.keptBytes += copy.length;
   }
