@@ -23,7 +23,7 @@ describe('configuration', () => {
       chatRatePerSecond: 10,
       logLevel: 'info',
       webConcurrency: availableParallelism(),
-      pageCacheBytes: 32 * 1024 * 1024,
+      pageCacheBytes: 64 * 1024 * 1024,
     });
   });
 

@@ -192,7 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiRatePerSecond: integer(env, 'API_RATE_PER_SECOND', 10, 0, 1_000_000),
     logLevel,
     webConcurrency,
-    pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+    pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 64, 0, 4096) * 1024 * 1024,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(webConcurrency), 1, 1000),
     reminderPollMs: integer(env, 'REMINDER_POLL_MS', 30_000, 10, 3_600_000),
   };
