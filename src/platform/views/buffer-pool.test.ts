@@ -35,6 +35,15 @@ describe('BufferPool', () => {
     expect(pool.take(10_000).buffer).toBe(small.buffer);
   });
 
+  it('hands a buffer given back twice out once', () => {
+    const pool = new BufferPool(1024 * 1024);
+    const buffer = pool.take(20_000);
+    pool.give(buffer);
+    pool.give(buffer);
+    expect(pool.take(20_000).buffer).toBe(buffer.buffer);
+    expect(pool.take(20_000).buffer).not.toBe(buffer.buffer);
+  });
+
   it('keeps at most its limit of bytes waiting, leaving the rest to the collector', () => {
     const pool = new BufferPool(20_000);
     const buffers = Array.from({ length: 6 }, () => pool.take(8_000));

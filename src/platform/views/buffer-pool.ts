@@ -14,11 +14,14 @@ const REACH = 3;
  *
  * Only buffers from `take` may be given back, and only once nothing reads or writes them (a
  * copy of a page is given back after its response was written out). At most `limitBytes` wait
- * here; more are left to the collector.
+ * here; more are left to the collector. Memory given back twice is kept once, so that a slip in
+ * a caller cannot hand one buffer to two responses (one user's page in another's).
  */
 export class BufferPool {
   /** Free memory by size in steps. */
   private readonly free = new Map<number, ArrayBuffer[]>();
+  /** The same memory, to refuse it given back twice: handed out twice, two responses would share it. */
+  private readonly waiting = new Set<ArrayBuffer>();
   private freeBytes = 0;
 
   constructor(private readonly limitBytes: number) {}
@@ -29,6 +32,7 @@ export class BufferPool {
     for (let fit = steps; fit <= steps + REACH; fit++) {
       const memory = this.free.get(fit)?.pop();
       if (memory) {
+        this.waiting.delete(memory);
         this.freeBytes -= memory.byteLength;
         return Buffer.from(memory, 0, size);
       }
@@ -40,7 +44,8 @@ export class BufferPool {
   /** Takes back a buffer from `take` that nothing uses any more. */
   give(buffer: Buffer): void {
     const memory = buffer.buffer;
-    if (!(memory instanceof ArrayBuffer) || this.freeBytes + memory.byteLength > this.limitBytes) return;
+    if (!(memory instanceof ArrayBuffer) || this.waiting.has(memory) || this.freeBytes + memory.byteLength > this.limitBytes) return;
+    this.waiting.add(memory);
     const steps = memory.byteLength / STEP;
     const list = this.free.get(steps);
     if (list) list.push(memory);
