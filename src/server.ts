@@ -59,9 +59,9 @@ export async function startServer(config: Config, { migrate = true, listen = tru
  * (platform/process/shutdown.ts); with WEB_CONCURRENCY > 1, as a cluster.
  */
 export async function serve(config: Config): Promise<void> {
-  if (config.webConcurrency > 1 && !isClusterWorker()) return runPrimary(config);
-  // In a cluster the primary has applied the migrations already, and hashes for its workers.
   const worker = isClusterWorker();
+  if (config.webConcurrency > 1 && !worker) return runPrimary(config);
+  // In a cluster the primary has applied the migrations already, and hashes for its workers.
   if (worker) useHasher(new PrimaryHasher());
   const server = await startServer(config, { migrate: !worker, listen: !worker });
   let closing = false;

@@ -155,11 +155,11 @@ export class PageCache {
     this.keptBytes -= page.bytes.length * (1 + page.spares.length);
     for (const spare of page.spares) this.pool.give(spare);
     page.spares = [];
-    if (page.csrfOffsets.length > 0) this.pool.give(page.bytes);
+    if (!sentAsItIs(page)) this.pool.give(page.bytes);
   }
 
   private withToken(page: CachedPage, csrfToken: () => string): PageCopy {
-    if (page.csrfOffsets.length === 0) return { bytes: page.bytes, done: nothingToDo };
+    if (sentAsItIs(page)) return { bytes: page.bytes, done: nothingToDo };
     const token = csrfToken();
     if (token.length !== this.placeholder.length) throw new Error('a CSRF token must be as long as the placeholder it replaces');
     // A copy sent before is reused: its tokens are overwritten, the rest is already the page. A
@@ -194,6 +194,11 @@ export class PageCache {
     page.spares.push(copy);
     this.keptBytes += copy.length;
   }
+}
+
+/** A page with no token's place is sent as its own bytes, not a copy: they may be being written out. */
+function sentAsItIs(page: CachedPage): boolean {
+  return page.csrfOffsets.length === 0;
 }
 
 /** Where `needle` is in `bytes`, each place. */
