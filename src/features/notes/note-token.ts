@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
+import type { ObjectToken } from '../../platform/views/render.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { noteAudience, visibleTo } from './visibility.js';
 
@@ -19,13 +20,24 @@ const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; i
     .selectFrom('notes')
     .innerJoin('users', 'users.id', 'notes.owner_id')
     .leftJoin('groups', 'groups.id', 'notes.group_id')
-    .select(['notes.view_version', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, params.id)).as('audience')])
+    .select(['notes.view_version', 'notes.owner_id', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, params.id)).as('audience')])
     .where(visibleTo(db, params.userId))
     .where('notes.id', '=', params.id),
 );
 
-/** The note's token if the user may see it: cheaper than the page's own query, with nothing to render. */
-export async function readNoteToken(db: Kysely<Database>, userId: number, id: number): Promise<string | undefined> {
+/**
+ * The note's token if the user may see it: cheaper than the page's own query, with nothing to
+ * render. Its readers who do not own it all get the same page (notePageToken).
+ */
+export async function readNoteToken(db: Kysely<Database>, userId: number, id: number): Promise<ObjectToken | undefined> {
   const found = await noteTokenQuery.executeTakeFirst(db, { userId, id });
-  return found && noteToken(found.view_version, found.username, found.name, readAudience(found.audience));
+  return found && notePageToken(userId, found.owner_id, noteToken(found.view_version, found.username, found.name, readAudience(found.audience)));
+}
+
+/**
+ * What the page of a note is kept under for `userId`: the owner's own page (its actions, tags
+ * and reminders), or the page every other reader gets, kept once for them all.
+ */
+export function notePageToken(userId: number, ownerId: number, token: string): ObjectToken {
+  return { token, shared: ownerId !== userId };
 }

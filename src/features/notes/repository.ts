@@ -7,6 +7,7 @@ import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NotesWhere, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { readNoteToken } from './note-token.js';
+import type { ObjectToken } from '../../platform/views/render.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
@@ -69,7 +70,7 @@ export class NotesRepository {
   }
 
   /** What a kept page of the note is valid under, if the user may see the note (note-token.ts). */
-  visibleNoteToken(userId: number, id: number): Promise<string | undefined> {
+  visibleNoteToken(userId: number, id: number): Promise<ObjectToken | undefined> {
     return readNoteToken(this.db, userId, id);
   }
 

@@ -20,7 +20,8 @@ import { ReminderScheduler } from './reminder-scheduler.js';
 import { RemindersRepository } from './reminders-repository.js';
 import { reminderRoutes } from './reminders-routes.js';
 import type { ReminderFormState } from './reminders-views.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ObjectToken, ViewContext } from '../../platform/views/render.js';
+import { notePageToken } from './note-token.js';
 
 type PkParams = { Params: { pk: string } };
 type ListParams = { Querystring: Record<string, string | string[] | undefined> };
@@ -68,10 +69,10 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   background.add(scheduler);
 
   /** A note the caller may see; its owner also gets its reminders and their add form. */
-  const notePage = async (ctx: ViewContext, userId: number, noteId: number, form?: ReminderFormState, keepUnder?: (token: string) => void) => {
+  const notePage = async (ctx: ViewContext, userId: number, noteId: number, form?: ReminderFormState, keepUnder?: (read: ObjectToken) => void) => {
     const note = await service.notes.findVisibleNote(userId, noteId);
     if (!note) throw new NotFound();
-    keepUnder?.(note.token);
+    keepUnder?.(notePageToken(userId, note.owner_id, note.token));
     return NoteDetailPage({ ctx, note, reminders: note.owner_id === userId ? { items: note.reminders, form } : undefined });
   };
   reminderRoutes(app, { reminders, scheduler, ownedOr404: (userId, noteId) => service.ownedOr404(userId, noteId), notePage });

@@ -1,5 +1,6 @@
 import type { AudienceMember, AudienceRole, AudienceVia } from '../audience.js';
 import { type MessageKey, say } from '../i18n/index.js';
+import { ForViewer } from './viewer-marks.js';
 
 const ROLE_WORDS: Record<AudienceRole, MessageKey> = {
   change: 'audience.role_change',
@@ -44,7 +45,9 @@ export function AudiencePanel({ members, viewerId, noun, groupName }: {
           <li>
             <span class="audience-name">
               {member.username}
-              {member.id === viewerId ? <span class="badge">{say('audience.you')}</span> : null}
+              <ForViewer userId={member.id} viewerId={viewerId}>
+                <span class="badge">{say('audience.you')}</span>
+              </ForViewer>
             </span>
             <span class={`audience-role role-${member.role}`}>{say(ROLE_WORDS[member.role])}</span>
             <small class="audience-via">{member.via.map((via) => viaWords(via, groupName)).join(' · ')}</small>

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BufferPool } from './buffer-pool.js';
+import { type ViewerSlot, viewerSlotsOf, writeViewerSlots } from './viewer-marks.js';
 
 /** A page as bytes, with where the CSRF token goes in each copy sent. */
 interface CachedPage {
@@ -7,6 +8,8 @@ interface CachedPage {
   token: string;
   bytes: Buffer;
   csrfOffsets: number[];
+  /** Where the viewer's marks go (viewer-marks.tsx): a page may be kept once for many viewers. */
+  viewerSlots: ViewerSlot[];
   /** The live part's variant the bytes show. */
   variant: string;
   /** The bytes around the live part, when it was found in the page: it can then be replaced. */
@@ -57,6 +60,8 @@ export class PageCache {
   /** Stands in for the CSRF token while a page is rendered: as long as a masked token, unguessable. */
   readonly placeholder = randomBytes(32).toString('hex');
   private readonly placeholderBytes = Buffer.from(this.placeholder, 'latin1');
+  /** Opens the slots of viewers' marks while a page is rendered (viewer-marks.tsx): never sent, as unguessable. */
+  readonly viewerMarker = randomBytes(16).toString('hex');
   private readonly pages = new Map<string, CachedPage>();
   private keptBytes = 0;
   /** Where every page's bytes and copies come from and go back to (a quarter of the budget waits there at most). */
@@ -76,9 +81,9 @@ export class PageCache {
 
   /**
    * The kept page for `key` if it was read under `token` (the caller's view token, read before
-   * the page's queries), as bytes carrying `csrfToken()`.
+   * the page's queries), as bytes carrying `csrfToken()` and the marks of `viewerId`.
    */
-  get(key: string, token: string, csrfToken: () => string, live?: LivePart): PageCopy | undefined {
+  get(key: string, token: string, csrfToken: () => string, live?: LivePart, viewerId?: number): PageCopy | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;
     const variant = live?.variant ?? '';
@@ -89,14 +94,17 @@ export class PageCache {
     }
     if (page.variant !== variant && page.around && live) this.replaceLivePart(page, page.around, live);
     page.usedSince = true;
-    return this.withToken(page, csrfToken);
+    return this.withToken(page, csrfToken, viewerId);
   }
 
-  /** Keeps `html` (rendered with the placeholder for the token) and returns its bytes to send. */
-  put(key: string, token: string, html: string, csrfToken: () => string, live?: LivePart): PageCopy {
+  /**
+   * Keeps `html` (rendered with the placeholder for the token, and in slotsFor(viewerMarker))
+   * and returns its bytes to send to `viewerId`.
+   */
+  put(key: string, token: string, html: string, csrfToken: () => string, live?: LivePart, viewerId?: number): PageCopy {
     const bytes = this.pool.take(Buffer.byteLength(html));
     bytes.write(html);
-    const page: CachedPage = { key, token, bytes, csrfOffsets: placesOf(this.placeholderBytes, bytes), variant: live?.variant ?? '', spares: [], usedSince: false };
+    const page: CachedPage = { key, token, bytes, csrfOffsets: placesOf(this.placeholderBytes, bytes), viewerSlots: viewerSlotsOf(bytes, this.viewerMarker), variant: live?.variant ?? '', spares: [], usedSince: false };
     if (live) {
       const part = live.render();
       const at = bytes.indexOf(part);
@@ -104,7 +112,7 @@ export class PageCache {
       if (at !== -1 && bytes.indexOf(part, at + 1) === -1) page.around = { before: bytes.subarray(0, at), after: bytes.subarray(at + Buffer.byteLength(part)) };
     }
     if (bytes.length <= MAX_PAGE_BYTES) this.keep(key, page);
-    return this.withToken(page, csrfToken);
+    return this.withToken(page, csrfToken, viewerId);
   }
 
   /** The page with `live`'s part in place of the one it shows; copies of the old bytes go. */
@@ -114,6 +122,9 @@ export class PageCache {
     around.before.copy(bytes);
     bytes.write(part, around.before.length);
     around.after.copy(bytes, bytes.length - around.after.length);
+    // The marks' places past the part move with its length (the part holds none).
+    const moved = bytes.length - page.bytes.length;
+    page.viewerSlots = page.viewerSlots.map((slot) => (slot.offset < around.before.length ? slot : { ...slot, offset: slot.offset + moved }));
     // The old bytes go back to the pool only now: `around` was a view of them.
     this.forget(page);
     this.keptBytes += bytes.length;
@@ -149,7 +160,7 @@ export class PageCache {
   /**
    * Uncounts a page no longer in `pages` (or whose bytes are being replaced), and gives its
    * bytes and spare copies back to the pool. Its bytes are never sent themselves when they hold
-   * a token's place (withToken sends copies), so nothing is writing them out.
+   * a token's or a viewer's place (withToken sends copies), so nothing is writing them out.
    */
   private forget(page: CachedPage): void {
     this.keptBytes -= page.bytes.length * (1 + page.spares.length);
@@ -158,7 +169,7 @@ export class PageCache {
     if (!sentAsItIs(page)) this.pool.give(page.bytes);
   }
 
-  private withToken(page: CachedPage, csrfToken: () => string): PageCopy {
+  private withToken(page: CachedPage, csrfToken: () => string, viewerId: number | undefined): PageCopy {
     if (sentAsItIs(page)) return { bytes: page.bytes, done: nothingToDo };
     const token = csrfToken();
     if (token.length !== this.placeholder.length) throw new Error('a CSRF token must be as long as the placeholder it replaces');
@@ -172,6 +183,8 @@ export class PageCache {
       page.bytes.copy(copy);
     }
     for (const offset of page.csrfOffsets) copy.write(token, offset, 'latin1');
+    // Every slot, the last viewer's of a copy sent before among them.
+    writeViewerSlots(copy, page.viewerSlots, viewerId);
     const sent = copy;
     const of = page.bytes;
     let returned = false;
@@ -196,9 +209,12 @@ export class PageCache {
   }
 }
 
-/** A page with no token's place is sent as its own bytes, not a copy: they may be being written out. */
+/**
+ * A page with no token's place, nor a viewer's, is sent as its own bytes, not a copy: they may
+ * be being written out.
+ */
 function sentAsItIs(page: CachedPage): boolean {
-  return page.csrfOffsets.length === 0;
+  return page.csrfOffsets.length === 0 && page.viewerSlots.length === 0;
 }
 
 /** Where `needle` is in `bytes`, each place. */

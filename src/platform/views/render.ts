@@ -6,7 +6,8 @@ import type { FlashMessage } from '../chain/messages.js';
 import { renderingIn, requestTranslator, type Language, type Translator } from '../i18n/index.js';
 import { renderToHtml } from './html.js';
 import { Navigation } from './layout.js';
-import { PageCache, type PageCopy } from './page-cache.js';
+import { type LivePart, PageCache, type PageCopy } from './page-cache.js';
+import { fillViewerSlots, slotsFor } from './viewer-marks.js';
 import { pathOf } from '../url.js';
 
 /** What every page needs to know about the request it answers. */
@@ -21,6 +22,16 @@ export interface ViewContext {
   t: Translator['t'];
 }
 
+/** What a page of one object is kept under, as its own query or the object's token read it. */
+export interface ObjectToken {
+  token: string;
+  /**
+   * The caller gets the page every such caller gets (a note's readers, not its owner): it is kept
+   * once for all of them, with only the navigation and their marks (ForViewer) their own.
+   */
+  shared: boolean;
+}
+
 export interface CachedPageOptions {
   /**
    * For a page that shows one object: reads the object's own token (and so checks the caller may
@@ -28,7 +39,7 @@ export interface CachedPageOptions {
    * else. Called before `build`, and only while pages are kept; undefined means the object is not
    * there for the caller, and the page is then built (to answer the same way as uncached).
    */
-  token?: () => Promise<string | undefined>;
+  token?: () => Promise<ObjectToken | undefined>;
 }
 
 /**
@@ -36,7 +47,7 @@ export interface CachedPageOptions {
  * is kept only if `keepUnder` is given the token, read in the same statement as the page's data:
  * read before or after, a change between the two would keep old data under a newer token.
  */
-export type CachedPageBuild = (ctx: ViewContext, keepUnder: (token: string) => void) => Promise<VNode>;
+export type CachedPageBuild = (ctx: ViewContext, keepUnder: (read: ObjectToken) => void) => Promise<VNode>;
 
 const ignoreToken = () => undefined;
 
@@ -102,25 +113,40 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     if (!cache || token === undefined || messages.length > 0) {
       return sendPage(this, Buffer.from(renderPage(await build({ ...context, takeMessages: () => messages }, ignoreToken), translator)));
     }
-    const fullKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${context.language}\0${pathOf(request.url)}\0${key}`;
+    const page = `${context.language}\0${pathOf(request.url)}\0${key}`;
+    const ownKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${page}`;
+    // A page kept for every caller who gets it: the caller is named by the navigation and marks alone.
+    const sharedKey = `\0shared\0${page}`;
     const csrfToken = () => request.csrfToken();
     const keptContext: ViewContext = { ...context, csrfToken: () => cache.placeholder, takeMessages: () => [] };
+    const navigation = () => renderingIn(translator, () => renderToHtml(Navigation({ ctx: keptContext })));
     // Every page's bell and navigation show counts which no view token follows (a chat message
-    // moves nineteen members' counts): the navigation is put into kept pages as it is now.
-    const live = user
-      ? { variant: `${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`, render: () => renderingIn(translator, () => renderToHtml(Navigation({ ctx: keptContext }))) }
-      : undefined;
+    // moves nineteen members' counts): the navigation is put into kept pages as it is now. A
+    // shared page's is the caller's own, all of it (their name too): it is rendered every time.
+    const live = (shared: boolean): LivePart | undefined => {
+      if (!user) return undefined;
+      if (!shared) return { variant: `${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`, render: navigation };
+      const part = navigation();
+      return { variant: part, render: () => part };
+    };
+    let shared = false;
     // An object's token is read only to check a kept page: a page built now is kept under the
-    // token its own query read (keepUnder), one round trip instead of two.
-    if (options.token) token = cache.has(fullKey) ? await options.token() : undefined;
+    // token its own query read (keepUnder), one round trip instead of two. The token's query also
+    // checks that the caller may see the object, and tells whether they get the shared page.
+    if (options.token) {
+      const read = cache.has(ownKey) || cache.has(sharedKey) ? await options.token() : undefined;
+      token = read?.token;
+      shared = read?.shared ?? false;
+    }
     if (token !== undefined) {
-      const kept = cache.get(fullKey, token, csrfToken, live);
+      const kept = cache.get(shared ? sharedKey : ownKey, token, csrfToken, live(shared), user?.id);
       if (kept) return sendCopy(this, kept);
     }
-    let readWith = options.token ? undefined : token;
-    const page = await build(keptContext, (read) => (readWith = read));
-    const html = renderPage(page, translator);
-    if (readWith === undefined) return sendPage(this, Buffer.from(html.replaceAll(cache.placeholder, request.csrfToken())));
-    return sendCopy(this, cache.put(fullKey, readWith, html, csrfToken, live));
+    let readWith = options.token ? undefined : { token: token!, shared: false };
+    const built = await build(keptContext, (read) => (readWith = read));
+    const html = slotsFor(cache.viewerMarker, () => renderPage(built, translator));
+    if (readWith === undefined) return sendPage(this, Buffer.from(fillViewerSlots(html.replaceAll(cache.placeholder, request.csrfToken()), cache.viewerMarker, user?.id)));
+    const kept: ObjectToken = readWith;
+    return sendCopy(this, cache.put(kept.shared ? sharedKey : ownKey, kept.token, html, csrfToken, live(kept.shared), user?.id));
   });
 }, { name: 'render' });
