@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderToHtml } from './html.js';
-import { ForViewer, fillViewerSlots, slotsFor } from './viewer-marks.js';
+import { ForViewer, fillViewerSlots, slotsFor, viewerSlotsOf } from './viewer-marks.js';
 
 const MARKER = '0123456789abcdef0123456789abcdef';
 
@@ -39,5 +39,11 @@ describe('viewer marks', () => {
     expect(stranger).not.toContain(MARKER);
     // Outside slotsFor, nothing is a slot.
     expect(slotsFor(MARKER, () => renderToHtml(<p>x</p>))).toBe('<p>x</p>');
+  });
+
+  it('take an opening never closed for no slot, rather than write past it', () => {
+    const kept = slotsFor(MARKER, () => renderToHtml(names(8)));
+    const cut = Buffer.from(kept.slice(0, kept.lastIndexOf(`<!--${MARKER}:`) + 40));
+    expect(viewerSlotsOf(cut, MARKER).map((slot) => slot.userId)).toEqual([7, 8]);
   });
 });

@@ -51,6 +51,7 @@ export function viewerSlotsOf(bytes: Buffer, marker: string): ViewerSlot[] {
   const slots: ViewerSlot[] = [];
   for (let at = bytes.indexOf(opening); at !== -1; at = bytes.indexOf(opening, at + 1)) {
     const end = bytes.indexOf(CLOSE, at + opening.length, 'latin1');
+    if (end === -1) break;
     const [userId, mark] = bytes.toString('latin1', at + opening.length, end).split(':');
     const length = end + CLOSE.length - at;
     const shown = Buffer.from(mark ?? '', 'base64');
