@@ -3,7 +3,10 @@ import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ObjectToken } from '../../platform/views/render.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
-import { noteAudience, visibleTo } from './visibility.js';
+import { type UserRef, noteAudience, visibleTo } from './visibility.js';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import type { SessionRider } from '../../platform/chain/session.js';
+import { parseId } from '../../platform/ids.js';
 
 // What a kept page of a note is valid under: its view version (which moves with the note, its
 // tags and their names: migration 0007), its author's name, its group's name and its audience
@@ -14,16 +17,34 @@ export function noteToken(viewVersion: number, username: string, groupName: stri
   return JSON.stringify([viewVersion, username, groupName, audience]);
 }
 
-/** readNoteToken's query, built once: it answers every kept note page. */
-const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) =>
-  db
+/** What a note's token is made of, if `userId` may see the note. */
+function noteTokenRow(db: Kysely<Database>, userId: UserRef, id: number) {
+  return db
     .selectFrom('notes')
     .innerJoin('users', 'users.id', 'notes.owner_id')
     .leftJoin('groups', 'groups.id', 'notes.group_id')
-    .select(['notes.view_version', 'notes.owner_id', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, params.id)).as('audience')])
-    .where(visibleTo(db, params.userId))
-    .where('notes.id', '=', params.id),
-);
+    .select(['notes.view_version', 'notes.owner_id', 'users.username', 'groups.name', audienceColumn(db, noteAudience(db, id)).as('audience')])
+    .where(visibleTo(db, userId))
+    .where('notes.id', '=', id);
+}
+
+/** readNoteToken's query, built once. */
+const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) => noteTokenRow(db, params.userId, params.id));
+
+/**
+ * The token of the note of `/notes/<pk>/`, read in the session's statement for its user: a kept
+ * note page then costs that one round trip (riddenNoteToken reads it).
+ */
+export const noteTokenRider: SessionRider = {
+  argument: (request) => parseId((request.params as { pk?: unknown } | undefined)?.pk) ?? undefined,
+  column: (db, userId, id) => jsonRowsFrom(db, noteTokenRow(db, userId, id)),
+};
+
+/** The token noteTokenRider read for `userId`; undefined when they may not see the note. */
+export function riddenNoteToken(userId: number, value: unknown): ObjectToken | undefined {
+  const [found] = parseJsonRows<{ view_version: number; owner_id: number; username: string; name: string | null; audience: unknown }>(value);
+  return found && notePageToken(userId, found.owner_id, noteToken(found.view_version, found.username, found.name, readAudience(found.audience)));
+}
 
 /**
  * The note's token if the user may see it: cheaper than the page's own query, with nothing to

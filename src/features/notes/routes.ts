@@ -21,7 +21,7 @@ import { RemindersRepository } from './reminders-repository.js';
 import { reminderRoutes } from './reminders-routes.js';
 import type { ReminderFormState } from './reminders-views.js';
 import type { ObjectToken, ViewContext } from '../../platform/views/render.js';
-import { notePageToken } from './note-token.js';
+import { notePageToken, noteTokenRider, riddenNoteToken } from './note-token.js';
 
 type PkParams = { Params: { pk: string } };
 type ListParams = { Querystring: Record<string, string | string[] | undefined> };
@@ -149,14 +149,18 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     return reply.redirect(`/notes/${saved.id}/`, 302);
   });
 
-  app.get<PkParams>('/notes/:pk/', async (request, reply) => {
+  // Kept under the note's own token (its reminders move it too): changes to the group's other
+  // notes leave the page kept. The owner's add form names their time zone: part of the key. The
+  // token is read with the session (noteTokenRider) while pages are kept.
+  const noteRoute = { config: { sessionRider: config.pageCacheBytes > 0 ? noteTokenRider : undefined } };
+  app.get<PkParams>('/notes/:pk/', noteRoute, async (request, reply) => {
     const noteId = pathId(request);
-    // Kept under the note's own token (its reminders move it too): changes to the group's other
-    // notes leave the page kept. The owner's add form names their time zone: part of the key.
+    const userId = request.user!.id;
+    const ridden = request.session?.rider;
     return reply.renderCached(
       request.user!.timezone,
-      (ctx, keepUnder) => notePage(ctx, request.user!.id, noteId, undefined, keepUnder),
-      { token: () => service.notes.visibleNoteToken(request.user!.id, noteId) },
+      (ctx, keepUnder) => notePage(ctx, userId, noteId, undefined, keepUnder),
+      { token: async () => (ridden === undefined ? service.notes.visibleNoteToken(userId, noteId) : riddenNoteToken(userId, ridden)) },
     );
   });
 

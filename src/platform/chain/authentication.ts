@@ -4,14 +4,8 @@ import type { Config } from '../../config.js';
 import { rotateCsrfSecret } from './csrf.js';
 import { isApiRequest, unauthenticated } from '../api/layer.js';
 import type { NavigationBadge } from '../navigation-counts.js';
-import {
-  type LoadedSession,
-  type SessionStore,
-  authHashMatches,
-  clearSessionCookie,
-  sessionAuthHash,
-  setSessionCookie,
-} from './session.js';
+import { type LoadedSession, type SessionStore, authHashMatches, sessionAuthHash } from './session.js';
+import { clearSessionCookie, setSessionCookie } from './session-layer.js';
 
 /** The caller, as handlers see it. Never carries the password hash. */
 export interface AuthUser {

@@ -1,8 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
-import { type Kysely, sql } from 'kysely';
-import type { Config } from '../../config.js';
+import type { FastifyRequest } from 'fastify';
+import { type AliasableExpression, type Expression, type Kysely, sql } from 'kysely';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
@@ -10,7 +8,6 @@ import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadCountQuery } from '../notifications.js';
 import { type NavigationBadge, type NavigationCount, navigationBadges } from '../navigation-counts.js';
-import { bearerToken } from '../api/layer.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -47,6 +44,22 @@ export interface LoadedSession {
   unread: number;
   /** The navigation's counts (addNavigationCount), read with the session, in the order added. */
   navigation: readonly NavigationBadge[];
+  /** The value of the rider the session was read with (load's `rider`), as the database gave it. */
+  rider?: unknown;
+}
+
+/**
+ * A value a route reads in the session's statement, for the session's user: one round trip
+ * instead of two (the token of the page a route keeps, say). Routes name theirs in their config.
+ */
+export interface SessionRider {
+  /** The route's argument (a path id); undefined reads the session alone. */
+  argument(request: FastifyRequest): number | undefined;
+  /**
+   * A scalar subquery for the session's user and the argument. `userId` is a reference to the
+   * session row's `sessions.user_id`: the subquery must not name the table `sessions` itself.
+   */
+  column(db: Kysely<Database>, userId: Expression<number>, argument: number): AliasableExpression<unknown>;
 }
 
 interface SessionData {
@@ -62,6 +75,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that never need a session (static files, health checks) skip loading it. */
     sessionless?: boolean;
+    /** Read with the session, in its statement (SessionRider). */
+    sessionRider?: SessionRider;
   }
 }
 
@@ -115,8 +130,20 @@ export class SessionStore {
     this.navigationCounts.push(count);
   }
 
-  /** The session, its user and their view token in one query, built once: it runs before every page. */
-  private readonly loadQuery = new PreparedQuery((db, params: Params<{ key: string; now: number }>) =>
+  /**
+   * The session, its user and their view token in one query, and a route's rider if it has one;
+   * each built once: it runs before every page.
+   */
+  private loadQuery(rider: SessionRider | undefined) {
+    let query = this.loadQueries.get(rider);
+    if (!query) this.loadQueries.set(rider, (query = this.buildLoadQuery(rider)));
+    return query;
+  }
+
+  private readonly loadQueries = new Map<SessionRider | undefined, ReturnType<SessionStore['buildLoadQuery']>>();
+
+  private buildLoadQuery(rider: SessionRider | undefined) {
+    return new PreparedQuery((db, params: Params<{ key: string; now: number; argument: number }>) =>
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -145,16 +172,22 @@ export class SessionStore {
         ).as('group_versions'),
         unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
         ...this.navigationCounts.map((count, index) => count.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
+        // Not `users.id`: a rider's subquery that joins users (a note's author) would shadow it.
+        (rider ? rider.column(db, sql.ref<number>('sessions.user_id'), params.argument) : sql<unknown>`null`).as('rider'),
       ])
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
-  );
+    );
+  }
 
-  /** The live session named `key`, with its user, read from the database (no process keeps sessions). */
-  async load(key: string, now = Date.now()): Promise<LoadedSession | null> {
+  /**
+   * The live session named `key`, with its user, read from the database (no process keeps
+   * sessions); with `rider`'s value for `argument` when given.
+   */
+  async load(key: string, now = Date.now(), rider?: { rider: SessionRider; argument: number }): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
     this.loaded = true;
-    const row = await this.loadQuery.executeTakeFirst(this.db, { key, now });
+    const row = await this.loadQuery(rider?.rider).executeTakeFirst(this.db, { key, now, argument: rider?.argument ?? 0 });
     if (!row) return null;
     if (now - row.last_seen > TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
@@ -175,6 +208,7 @@ export class SessionStore {
       // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.
       unread: Number(row.unread ?? 0),
       navigation: navigationBadges(this.navigationCounts, row),
+      rider: rider ? row.rider : undefined,
     });
   }
 
@@ -265,36 +299,3 @@ export class SessionStore {
     return Number(result.numDeletedRows);
   }
 }
-
-export function setSessionCookie(reply: FastifyReply, config: Config, key: string, expireDate: number): void {
-  reply.setCookie(SESSION_COOKIE, key, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: config.production,
-    expires: new Date(expireDate),
-    maxAge: Math.floor((expireDate - Date.now()) / 1000),
-  });
-}
-
-export function clearSessionCookie(reply: FastifyReply, config: Config): void {
-  reply.setCookie(SESSION_COOKIE, '', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: config.production,
-    expires: new Date(0),
-    maxAge: 0,
-  });
-}
-
-/** Layer 2: reads `sessionid` and loads the session (and its user, in the same query). */
-export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) => {
-  app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    // An API request with a bearer token is that token's (platform/api/layer.ts), never the cookie's.
-    if (request.routeOptions.config.sessionless || bearerToken(request) !== null) return;
-    const key = request.cookies[SESSION_COOKIE];
-    if (key) request.session = await store.load(key);
-  });
-}, { name: 'session-layer' });
