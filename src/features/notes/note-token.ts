@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ObjectToken } from '../../platform/views/render.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { type UserRef, noteAudience, visibleTo } from './visibility.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import type { SessionRider } from '../../platform/chain/session.js';
+import type { SessionRider } from '../../platform/chain/session-rider.js';
 import { parseId } from '../../platform/ids.js';
 
 // What a kept page of a note is valid under: its view version (which moves with the note, its
@@ -28,9 +27,6 @@ function noteTokenRow(db: Kysely<Database>, userId: UserRef, id: number) {
     .where('notes.id', '=', id);
 }
 
-/** readNoteToken's query, built once. */
-const noteTokenQuery = new PreparedQuery((db, params: Params<{ userId: number; id: number }>) => noteTokenRow(db, params.userId, params.id));
-
 /**
  * The token of the note of `/notes/<pk>/`, read in the session's statement for its user: a kept
  * note page then costs that one round trip (riddenNoteToken reads it).
@@ -40,18 +36,13 @@ export const noteTokenRider: SessionRider = {
   column: (db, userId, id) => jsonRowsFrom(db, noteTokenRow(db, userId, id)),
 };
 
-/** The token noteTokenRider read for `userId`; undefined when they may not see the note. */
+/**
+ * The token noteTokenRider read for `userId`; undefined when they may not see the note. It is
+ * cheaper than the page's own query, with nothing to render; the note's readers who do not own
+ * it all get the same page (notePageToken).
+ */
 export function riddenNoteToken(userId: number, value: unknown): ObjectToken | undefined {
   const [found] = parseJsonRows<{ view_version: number; owner_id: number; username: string; name: string | null; audience: unknown }>(value);
-  return found && notePageToken(userId, found.owner_id, noteToken(found.view_version, found.username, found.name, readAudience(found.audience)));
-}
-
-/**
- * The note's token if the user may see it: cheaper than the page's own query, with nothing to
- * render. Its readers who do not own it all get the same page (notePageToken).
- */
-export async function readNoteToken(db: Kysely<Database>, userId: number, id: number): Promise<ObjectToken | undefined> {
-  const found = await noteTokenQuery.executeTakeFirst(db, { userId, id });
   return found && notePageToken(userId, found.owner_id, noteToken(found.view_version, found.username, found.name, readAudience(found.audience)));
 }
 

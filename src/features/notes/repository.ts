@@ -6,8 +6,6 @@ import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NotesWhere, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
-import { readNoteToken } from './note-token.js';
-import type { ObjectToken } from '../../platform/views/render.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
@@ -67,11 +65,6 @@ export class NotesRepository {
    */
   findVisibleNote(userId: number, id: number): Promise<VisibleNote | undefined> {
     return readVisibleNote(this.db, userId, id);
-  }
-
-  /** What a kept page of the note is valid under, if the user may see the note (note-token.ts). */
-  visibleNoteToken(userId: number, id: number): Promise<ObjectToken | undefined> {
-    return readNoteToken(this.db, userId, id);
   }
 
   findOwnedNote(userId: number, id: number): Promise<Note | undefined> {

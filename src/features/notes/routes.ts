@@ -160,7 +160,8 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
     return reply.renderCached(
       request.user!.timezone,
       (ctx, keepUnder) => notePage(ctx, userId, noteId, undefined, keepUnder),
-      { token: async () => (ridden === undefined ? service.notes.visibleNoteToken(userId, noteId) : riddenNoteToken(userId, ridden)) },
+      // No rider (the cache is off) means no kept page to check: the token is not asked for then.
+      { token: async () => (ridden === undefined ? undefined : riddenNoteToken(userId, ridden)) },
     );
   });
 

@@ -1,6 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { type AliasableExpression, type Expression, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
@@ -8,6 +7,7 @@ import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadCountQuery } from '../notifications.js';
 import { type NavigationBadge, type NavigationCount, navigationBadges } from '../navigation-counts.js';
+import type { SessionRider } from './session-rider.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -48,20 +48,6 @@ export interface LoadedSession {
   rider?: unknown;
 }
 
-/**
- * A value a route reads in the session's statement, for the session's user: one round trip
- * instead of two (the token of the page a route keeps, say). Routes name theirs in their config.
- */
-export interface SessionRider {
-  /** The route's argument (a path id); undefined reads the session alone. */
-  argument(request: FastifyRequest): number | undefined;
-  /**
-   * A scalar subquery for the session's user and the argument. `userId` is a reference to the
-   * session row's `sessions.user_id`: the subquery must not name the table `sessions` itself.
-   */
-  column(db: Kysely<Database>, userId: Expression<number>, argument: number): AliasableExpression<unknown>;
-}
-
 interface SessionData {
   _auth_user_id: string;
   _auth_user_hash: string;
@@ -75,8 +61,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that never need a session (static files, health checks) skip loading it. */
     sessionless?: boolean;
-    /** Read with the session, in its statement (SessionRider). */
-    sessionRider?: SessionRider;
   }
 }
 
