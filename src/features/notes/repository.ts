@@ -12,6 +12,9 @@ import { searchMatches } from './search-tags.js';
 
 export const PAGE_SIZE = 50;
 
+/** A note's stored columns from its fields: the excerpt is worked out of the content. */
+const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
+
 export interface NoteFilters {
   archived: boolean;
   /** The caller's own notebook or tag (checked by the caller of this repository). */
@@ -192,19 +195,9 @@ export class NotesRepository {
    * transaction's statements back to back in this process anyway.
    */
   async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<boolean> {
-    const values = { ...fields, excerpt: plainExcerpt(fields.content), updated_at: now };
-    if (this.dialect === 'postgres') {
-      const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).forUpdate();
-      const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
-      const record = shared ? sql`, shared as (${activityInsertWhen(this.db, shared, moved(shared.groupId), now)})` : sql``;
-      const { rows } = await sql<{ saved: number }>`with before as (${before}),
-        saved as (${this.db.updateTable('notes').set(values).where('id', 'in', sql<number>`(select id from before)`).returning('id')}),
-        removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
-        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}
-        select count(*)::int as saved from saved`.execute(this.db);
-      return rows[0]!.saved > 0;
-    }
-    // In the caller's transaction when there is one (the API's If-Match check locks, reads, then writes).
+    if (this.dialect === 'postgres') return (await this.updateOwnedIf(undefined, ownerId, id, fields, tagIds, shared, now)).saved;
+    const values = noteValues(fields, now);
+    // In the caller's transaction when there is one.
     const write = async (trx: Kysely<Database>) => {
       const before = shared ? await trx.selectFrom('notes').select('group_id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst() : undefined;
       const result = await trx.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
@@ -215,6 +208,25 @@ export class NotesRepository {
       return true;
     };
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
+  }
+
+  /**
+   * PostgreSQL: the owner's note changed, with its tags and sharing, in one statement, and only
+   * if `checks` (a one-row query with a boolean `passed`) passes; its row comes back with it.
+   */
+  async updateOwnedIf<C extends { passed: SqlBool }>(checks: SelectQueryBuilder<Database, never, C> | undefined, ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<{ checked: C; saved: boolean }> {
+    const values = noteValues(fields, now);
+    const guard = checks ? sql`with checks as (${checks}),` : sql`with checks as (select true as passed),`;
+    const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).where(sql<SqlBool>`(select passed from checks)`).forUpdate();
+    const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
+    const record = shared ? sql`, shared as (${activityInsertWhen(this.db, shared, moved(shared.groupId), now)})` : sql``;
+    const { rows } = await sql<C & { saved: number }>`${guard} before as (${before}),
+      saved as (${this.db.updateTable('notes').set(values).where('id', 'in', sql<number>`(select id from before)`).returning('id')}),
+      removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
+      added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}
+      select checks.*, (select count(*)::int from saved) as saved from checks`.execute(this.db);
+    const { saved, ...checked } = rows[0]!;
+    return { checked: checked as unknown as C, saved: saved > 0 };
   }
 
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {
