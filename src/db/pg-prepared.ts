@@ -27,16 +27,6 @@ function isStalePlan(error: unknown): boolean {
   return error instanceof Error && (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(error.message);
 }
 
-/**
- * Kysely sends every query unnamed, so PostgreSQL parses and plans it again each time (for a
- * small query, most of its cost). A name makes pg prepare the statement once per connection
- * and then only bind and execute it (pg keeps the names it prepared on the connection). The
- * name is a hash of the SQL text, so the same text always gets the same name. A connection
- * prepares at most PREPARED_PER_CONNECTION distinct statements (PostgreSQL keeps each one for
- * the connection's life); any further text is sent unnamed. A statement PostgreSQL no longer
- * accepts (stale after a migration) is sent unnamed from then on, and sent again at once unless
- * a transaction is open (which the refusal has aborted: it fails, once).
- */
 /** Names already worked out, by statement text: hashing the text took ~2% of a worker's time under load. */
 const names = new Map<string, string>();
 /** Texts whose names are remembered: the app has a few hundred statements; any past this are hashed each time. */
@@ -51,6 +41,16 @@ function statementName(source: string): string {
   return name;
 }
 
+/**
+ * Kysely sends every query unnamed, so PostgreSQL parses and plans it again each time (for a
+ * small query, most of its cost). A name makes pg prepare the statement once per connection
+ * and then only bind and execute it (pg keeps the names it prepared on the connection). The
+ * name is a hash of the SQL text, so the same text always gets the same name. A connection
+ * prepares at most PREPARED_PER_CONNECTION distinct statements (PostgreSQL keeps each one for
+ * the connection's life); any further text is sent unnamed. A statement PostgreSQL no longer
+ * accepts (stale after a migration) is sent unnamed from then on, and sent again at once unless
+ * a transaction is open (which the refusal has aborted: it fails, once).
+ */
 function preparingClient(client: pg.PoolClient): PostgresPoolClient {
   const prepared = new Set<string>();
   const stale = new Set<string>();

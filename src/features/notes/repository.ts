@@ -12,8 +12,6 @@ import { searchMatches } from './search-tags.js';
 
 export const PAGE_SIZE = 50;
 
-/** A note's stored columns from its fields: the excerpt is worked out of the content. */
-const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
 
 export interface NoteFilters {
   archived: boolean;
@@ -185,48 +183,45 @@ export class NotesRepository {
   }
 
   /**
-   * The user's note and its tags saved at once (atomically); false when they own no such note.
-   * `shared`, the event of the note put into a group, is recorded in the same change when the note
-   * was not in that group before (once, not on every edit). On PostgreSQL one statement, so no
-   * lock is held across round trips: every note write also takes its author's and its group's row
-   * (their view versions, migration 0007), and a transaction of five round trips held the group's
-   * for as long, queueing the group's other writers behind it. `before` locks the note first, so
-   * that of two edits at once the second reads the group the first left. SQLite runs the
-   * transaction's statements back to back in this process anyway.
+   * The owner's note and its tags saved at once (atomically), only if `checks` (a one-row query
+   * with a boolean `passed`) passes; the checks' row comes back, with whether anything was saved
+   * (not when they own no such note). `shared`, the event of the note put into a group, is
+   * recorded in the same change when the note was not in that group before (once, not on every
+   * edit). On PostgreSQL one statement, so no lock is held across round trips: every note write
+   * also takes its author's and its group's row (their view versions, migration 0007), and a
+   * transaction of five round trips held the group's for as long, queueing the group's other
+   * writers behind it. `before` locks the note first, so that of two edits at once the second
+   * reads the group the first left. SQLite runs the checks and the change as one transaction of
+   * statements in this process.
    */
-  async updateOwned(ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<boolean> {
-    if (this.dialect === 'postgres') return (await this.updateOwnedIf(undefined, ownerId, id, fields, tagIds, shared, now)).saved;
-    const values = noteValues(fields, now);
-    // In the caller's transaction when there is one.
+  async updateOwned<C extends { passed: SqlBool }>(checks: SelectQueryBuilder<Database, never, C>, ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<{ checked: C; saved: boolean }> {
+    const values = { ...fields, excerpt: plainExcerpt(fields.content), updated_at: now };
+    if (this.dialect === 'postgres') {
+      const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).where(sql<SqlBool>`(select passed from checks)`).forUpdate();
+      const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
+      const record = shared ? sql`, shared as (${activityInsertWhen(this.db, shared, moved(shared.groupId), now)})` : sql``;
+      const { rows } = await sql<C & { saved: number }>`with checks as (${checks}), before as (${before}),
+        saved as (${this.db.updateTable('notes').set(values).where('id', 'in', sql<number>`(select id from before)`).returning('id')}),
+        removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
+        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}
+        select checks.*, (select count(*)::int from saved) as saved from checks`.execute(this.db);
+      const { saved, ...checked } = rows[0]!;
+      return { checked: checked as unknown as C, saved: saved > 0 };
+    }
+    // In the caller's transaction when there is one (the API's If-Match check locks, reads, then writes).
     const write = async (trx: Kysely<Database>) => {
+      const [checked] = (await trx.executeQuery(checks.compile())).rows;
+      if (!checked) throw new Error('the checks gave no row');
+      if (Number(checked.passed) !== 1) return { checked, saved: false };
       const before = shared ? await trx.selectFrom('notes').select('group_id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst() : undefined;
       const result = await trx.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return false;
+      if (result.numUpdatedRows === 0n) return { checked, saved: false };
       await trx.deleteFrom('note_tags').where('note_id', '=', id).execute();
       await new NotesRepository(trx, this.dialect).linkTags(id, tagIds);
       if (shared && before?.group_id !== shared.groupId) await recordActivity(trx, shared, now);
-      return true;
+      return { checked, saved: true };
     };
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
-  }
-
-  /**
-   * PostgreSQL: the owner's note changed, with its tags and sharing, in one statement, and only
-   * if `checks` (a one-row query with a boolean `passed`) passes; its row comes back with it.
-   */
-  async updateOwnedIf<C extends { passed: SqlBool }>(checks: SelectQueryBuilder<Database, never, C> | undefined, ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<{ checked: C; saved: boolean }> {
-    const values = noteValues(fields, now);
-    const guard = checks ? sql`with checks as (${checks}),` : sql`with checks as (select true as passed),`;
-    const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).where(sql<SqlBool>`(select passed from checks)`).forUpdate();
-    const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
-    const record = shared ? sql`, shared as (${activityInsertWhen(this.db, shared, moved(shared.groupId), now)})` : sql``;
-    const { rows } = await sql<C & { saved: number }>`${guard} before as (${before}),
-      saved as (${this.db.updateTable('notes').set(values).where('id', 'in', sql<number>`(select id from before)`).returning('id')}),
-      removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
-      added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}
-      select checks.*, (select count(*)::int from saved) as saved from checks`.execute(this.db);
-    const { saved, ...checked } = rows[0]!;
-    return { checked: checked as unknown as C, saved: saved > 0 };
   }
 
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {

@@ -61,23 +61,16 @@ export class NotesService {
 
   /**
    * The caller's note changed; a note they do not own is a 404 whatever the form holds (checked
-   * with the form's choices). Put into a group, its sharing is recorded once. On PostgreSQL the
-   * checks ride in the statement that makes the change, which changes nothing unless they pass:
-   * one round trip instead of two.
+   * with the form's choices). Put into a group, its sharing is recorded once. The checks go with
+   * the change, which changes nothing unless they pass: on PostgreSQL in its statement (one round
+   * trip instead of two), on SQLite in its transaction.
    */
   async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
     const shared = form.group === null ? undefined : sharedInto(form.group, userId, id);
-    const checks = this.linkChecks(userId, form, id);
-    if (this.dialect === 'postgres') {
-      const { checked, saved } = await this.notes.updateOwnedIf(checks, userId, id, fields(form), form.tags, shared);
-      const errors = linkErrors(checked, form, id);
-      if (errors) return { ok: false, errors };
-      if (!saved) throw new NotFound();
-      return { ok: true, id };
-    }
-    const errors = linkErrors(await checks.executeTakeFirstOrThrow(), form, id);
+    const { checked, saved } = await this.notes.updateOwned(this.linkChecks(userId, form, id), userId, id, fields(form), form.tags, shared);
+    const errors = linkErrors(checked, form, id);
     if (errors) return { ok: false, errors };
-    if (!(await this.notes.updateOwned(userId, id, fields(form), form.tags, shared))) throw new NotFound();
+    if (!saved) throw new NotFound();
     return { ok: true, id };
   }
 
