@@ -90,7 +90,7 @@ describe('round trips per page', () => {
       expect(response.statusCode).toBe(302);
     });
     expect(await findNote(t.db, ownNote.id)).toMatchObject({ title: 'Edited', notebook_id: notebook.id, group_id: ownNote.group_id });
-    // SQLite checks, then runs the change as a transaction of statements in this process: read
+    // SQLite runs the checks and the change as one transaction of statements in this process: read
     // the group before, update, unlink and link the tags. No round trip leaves the process.
     expect(queries).toBe(t.database.dialect === 'postgres' ? 2 : 6);
   });
