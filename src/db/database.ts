@@ -98,8 +98,16 @@ function openSqlite(path: string): DatabaseHandle {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
+/**
+ * Each connection's settings, sent when it opens (a setting in DATABASE_URL's own `options`
+ * wins). No parallel workers: every statement here is a short index read, and a parallel plan
+ * (which the search's tiers were given) spends a few milliseconds starting its workers, and
+ * takes the cores other requests are waiting for, to save less than that.
+ */
+const CONNECTION_OPTIONS = '-c max_parallel_workers_per_gather=0';
+
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: CONNECTION_OPTIONS });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

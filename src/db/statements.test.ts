@@ -94,6 +94,16 @@ describe('prepared statements per connection', () => {
     if (database.dialect === 'postgres') expect((await preparedOn(database)).length).toBe(PREPARED_PER_CONNECTION);
   });
 
+  it('PostgreSQL connections plan no parallel workers, unless DATABASE_URL gives its own options', async () => {
+    const workers = async (handle: DatabaseHandle) =>
+      (await sql<{ workers: string }>`select current_setting('max_parallel_workers_per_gather') as workers`.execute(handle.db)).rows[0]!.workers;
+    if (database.dialect !== 'postgres') return;
+    expect(await workers(database)).toBe('0');
+    const own = openDatabase(`${testDb.url}?options=${encodeURIComponent('-c max_parallel_workers_per_gather=1')}`, { poolSize: 1 });
+    onTestFinished(() => own.close());
+    expect(await workers(own)).toBe('1');
+  });
+
   it('a statement marked PLAN_FOR_VALUES is never prepared: planned for its values each time', async () => {
     const fresh = openDatabase(testDb.url, { poolSize: 1 });
     onTestFinished(() => fresh.close());

@@ -110,6 +110,9 @@ describe('query plans', () => {
         expect(text.match(/One-Time Filter/g)).toHaveLength(2);
         expect(text).not.toMatch(/Seq Scan on notes/);
         expect(text).toMatch(/search_vector @@/);
+        // In the window, a note's words are looked up (by id) only once the scope has passed it:
+        // its tsvector, stored out of line, is unpacked for the caller's candidates only.
+        expect(text).toMatch(/Index Cond: \(\(?id > [^\n]*\n\s*Filter: \([^\n]*owner_id = \d+[^\n]*\(SubPlan \d+\) @@ '''\w+'':\*'::tsquery\)\)\n/);
         if (word === 'nowhere') expect(text).toMatch(/Bitmap Index Scan on notes_search/);
       }
     }

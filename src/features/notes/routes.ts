@@ -118,11 +118,15 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
         return NoteListPage({ ctx, query, result });
       }
       // A search also matches the caller's own tags by name, and its first page says how many
-      // notes on the other side of the archive match too (one count, capped).
+      // notes on the other side of the archive match too (one count, capped). The two are
+      // independent reads, sent together: on PostgreSQL each runs on its own connection, so the
+      // page waits for the slower one rather than for both in turn.
       const terms = searchTerms(q);
-      const result = await service.notes.searchVisiblePage(userId, terms, filters, page);
+      const [result, count] = await Promise.all([
+        service.notes.searchVisiblePage(userId, terms, filters, page),
+        page === 1 ? service.notes.countSearchMatches(userId, terms, { ...filters, archived: !archived }, OTHER_MATCHES_CAP + 1) : 0,
+      ]);
       if (page > 1 && result.notes.length === 0) throw new NotFound();
-      const count = page === 1 ? await service.notes.countSearchMatches(userId, terms, { ...filters, archived: !archived }, OTHER_MATCHES_CAP + 1) : 0;
       return NoteListPage({ ctx, query, result, other: { count: Math.min(count, OTHER_MATCHES_CAP), capped: count > OTHER_MATCHES_CAP } });
     });
   });
