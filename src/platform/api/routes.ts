@@ -52,7 +52,12 @@ declare module 'fastify' {
 
 /** A strong ETag of a JSON value: a change to any field of the object changes it. */
 export function etagOf(value: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`;
+  return etagOfText(JSON.stringify(value));
+}
+
+/** etagOf for a value already written as JSON: an answer's body is serialized once, for both. */
+function etagOfText(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
 function etagList(header: string): string[] {
@@ -107,14 +112,15 @@ export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperati
     };
     const result = await operation.handler(input);
     if (status === 204) return reply.code(204).send();
-    const etag = etagOf(result);
+    const body = JSON.stringify(result);
+    const etag = etagOfText(body);
     reply.header('etag', etag).header('cache-control', 'private, no-cache');
     if (operation.method === 'GET') {
       const match = request.headers['if-none-match'];
       if (match !== undefined && (match.trim() === '*' || etagList(match).includes(etag))) return reply.code(304).send();
     }
     if (status === 201 && operation.location) reply.header('location', operation.location(result));
-    return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(result));
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
   };
   for (const url of [operation.path, ...(operation.aliases ?? [])]) app.route({ method: operation.method, url, handler, config: { documented: true } });
 }
