@@ -67,7 +67,7 @@ export class Catalogue {
    * Compiled once each, bounded by languages x keys (both fixed at start): a message that takes
    * no values is kept as its text, which every page then costs a Map lookup, not a format.
    */
-  private readonly compiled = new Map<string, IntlMessageFormat | Template | string>();
+  private readonly compiled = new Map<Language, Map<MessageKey, IntlMessageFormat | Template | string>>();
   private readonly translators = new Map<Language, Translator>();
 
   /**
@@ -118,8 +118,11 @@ export class Catalogue {
   }
 
   private compile(language: Language, key: MessageKey): IntlMessageFormat | Template | string {
-    const id = `${language}\0${key}`;
-    let message = this.compiled.get(id);
+    // A map per language: a page formats hundreds of messages, and a key made of both (a new
+    // string each call) cost more than the formatting it looked up.
+    let messages = this.compiled.get(language);
+    if (!messages) this.compiled.set(language, (messages = new Map()));
+    let message = messages.get(key);
     if (!message) {
       // A key the language lacks falls back to English (a test keeps the files in step).
       const source = this.messages[language]?.[key] ?? this.messages.en?.[key];
@@ -130,7 +133,7 @@ export class Catalogue {
       else if (elements.every((element) => element.type === LITERAL || element.type === ARGUMENT)) {
         message = { parts: elements.map((element) => (element.type === LITERAL ? element.value : { name: element.value })), full: compiled };
       } else message = compiled;
-      this.compiled.set(id, message);
+      messages.set(key, message);
     }
     return message;
   }
