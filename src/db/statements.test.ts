@@ -94,10 +94,14 @@ describe('prepared statements per connection', () => {
     if (database.dialect === 'postgres') expect((await preparedOn(database)).length).toBe(PREPARED_PER_CONNECTION);
   });
 
-  it('PostgreSQL connections plan no parallel workers, unless DATABASE_URL gives its own options', async () => {
+  it('a connection opens with its settings: SQLite in WAL with foreign keys and a busy timeout; PostgreSQL with no parallel workers unless DATABASE_URL says otherwise', async () => {
+    if (database.dialect === 'sqlite') {
+      const pragma = async (name: string) => Object.values((await sql<Record<string, unknown>>`pragma ${sql.raw(name)}`.execute(database.db)).rows[0]!)[0];
+      expect([await pragma('journal_mode'), await pragma('foreign_keys'), await pragma('busy_timeout')]).toEqual(['wal', 1, 5000]);
+      return;
+    }
     const workers = async (handle: DatabaseHandle) =>
       (await sql<{ workers: string }>`select current_setting('max_parallel_workers_per_gather') as workers`.execute(handle.db)).rows[0]!.workers;
-    if (database.dialect !== 'postgres') return;
     expect(await workers(database)).toBe('0');
     const own = openDatabase(`${testDb.url}?options=${encodeURIComponent('-c max_parallel_workers_per_gather=1')}`, { poolSize: 1 });
     onTestFinished(() => own.close());
