@@ -12,6 +12,8 @@ import { searchMatches } from './search-tags.js';
 
 export const PAGE_SIZE = 50;
 
+/** A note's stored columns from its fields: the excerpt is worked out of the content. */
+const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
 
 export interface NoteFilters {
   archived: boolean;
@@ -175,7 +177,7 @@ export class NotesRepository {
   async insert(ownerId: number, fields: NoteFields, tagIds: number[], now = Date.now()): Promise<number> {
     const { id } = await this.db
       .insertInto('notes')
-      .values({ ...fields, excerpt: plainExcerpt(fields.content), owner_id: ownerId, created_at: now, updated_at: now })
+      .values({ ...noteValues(fields, now), owner_id: ownerId, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.linkTags(id, tagIds);
@@ -195,7 +197,7 @@ export class NotesRepository {
    * statements in this process.
    */
   async updateOwned<C extends { passed: SqlBool }>(checks: SelectQueryBuilder<Database, never, C>, ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<{ checked: C; saved: boolean }> {
-    const values = { ...fields, excerpt: plainExcerpt(fields.content), updated_at: now };
+    const values = noteValues(fields, now);
     if (this.dialect === 'postgres') {
       const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).where(sql<SqlBool>`(select passed from checks)`).forUpdate();
       const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
