@@ -6,6 +6,7 @@ import { CROWD_CONFIGURATIONS, type Configuration, chosenConfigurations } from '
 import { type Measurement, type RunningProcess, measure, scratch, startApp, startBare, summarize } from './lib.js';
 import { type Round, alternateRuns } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
+import { defaultWorkers } from '../src/config.js';
 import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhase } from './crowd-live-lists.js';
 
 // The crowd benchmark (issue 17), the figure that counts: 60 users read while others write, as
@@ -14,8 +15,10 @@ import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhas
 // own notes through the edit form, 10 edits a second in all, and 6 members post 5 chat messages
 // a second over WebSockets. The ceiling: bare node:http sending one user's list bytes from
 // memory, asked by the same request generator, in alternating rounds. The app runs as deployed
-// (WEB_CONCURRENCY as set, else one worker per core): kept pages and sessions are per worker and
-// chat events cross workers, which a one-process run would hide; bare node gets the same cores.
+// (WEB_CONCURRENCY as set, else its default, defaultWorkers in src/config.ts): kept pages are per
+// worker and chat events cross workers, which a one-process run would hide (beside the local
+// PostgreSQL of a 2-core machine the default is one worker, and chat still goes through Redis);
+// bare node gets the same cores.
 // Then the JSON API (issue 20): the same crowd reads GET /api/v1/notes/ with each user's token,
 // the writers still writing, against bare node sending that JSON. Last, live lists (issue 21): 100
 // viewers of one shopping list over WebSockets, 20 ticks a second, time from tick to every viewer.
@@ -119,7 +122,8 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
   try {
     const started = Date.now();
     const crowd = await seedCrowd(env.DATABASE_URL!);
-    console.log(`  seeded ${USERS} users, ${USERS * NOTES_EACH} notes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const workers = process.env.WEB_CONCURRENCY ?? defaultWorkers(env.DATABASE_URL!, process.env);
+    console.log(`  seeded ${USERS} users, ${USERS * NOTES_EACH} notes in ${((Date.now() - started) / 1000).toFixed(1)} s; ${workers} HTTP worker(s)`);
     // The per-token API limit off, as chat's is for load tests: 60 tokens share thousands of reads a second.
     app = await startApp({ ...env, PBKDF2_ITERATIONS: String(BENCH_ITERATIONS), API_RATE_PER_SECOND: '0' });
     const page = await checkPages(app, crowd);
@@ -230,7 +234,7 @@ export async function run(): Promise<void> {
       `shopping list while it gets ${LIVE_TICKS_PER_SECOND} ticks/s`,
   );
   console.log(
-    `   (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? `${availableParallelism()}, the default`}; ${ROUNDS} rounds of ${each} s a side; ` +
+    `   (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? 'the default, a worker per core and a core fewer beside a local PostgreSQL'}; ${ROUNDS} rounds of ${each} s a side; ` +
       `load average at start ${loadavg().map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} cores)`,
   );
   const rows: Row[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { ConfigError, defaultPoolSize, loadConfig } from './config.js';
+import { ConfigError, defaultPoolSize, defaultWorkers, isLocalPostgres, loadConfig } from './config.js';
 
 const base = { SECRET_KEY: 'k'.repeat(40) };
 
@@ -34,6 +34,37 @@ describe('configuration', () => {
     expect(defaultPoolSize(16)).toBe(5);
     expect(defaultPoolSize(64)).toBe(2);
     for (let workers = 1; workers <= 40; workers += 1) expect(workers * defaultPoolSize(workers)).toBeLessThanOrEqual(80);
+  });
+
+  it('runs a worker per core, and a core fewer beside a PostgreSQL on the same machine', () => {
+    expect(defaultWorkers('sqlite:./data/groupnotes.sqlite3', {}, 4)).toBe(4);
+    expect(defaultWorkers('postgres://db.example.com/notes', {}, 4)).toBe(4);
+    expect(defaultWorkers('postgres://postgres@127.0.0.1:5432/notes', {}, 4)).toBe(3);
+    expect(defaultWorkers('postgres://postgres@127.0.0.1:5432/notes', {}, 2)).toBe(1);
+    expect(defaultWorkers('postgres://postgres@127.0.0.1:5432/notes', {}, 1)).toBe(1);
+    const cores = availableParallelism();
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes' }).webConcurrency).toBe(Math.max(1, cores - 1));
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://db.example.com/notes' }).webConcurrency).toBe(cores);
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes', WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
+  });
+
+  it.each([
+    ['postgres://postgres@127.0.0.1:5432/notes', {}, true],
+    ['postgresql://u:p@localhost/notes', {}, true],
+    ['postgres://u@LOCALHOST/notes', {}, true],
+    ['postgres://u@[::1]:5432/notes', {}, true],
+    ['postgres://u@127.0.1.1/notes', {}, true],
+    ['postgres:///notes?host=/run/postgresql', {}, true],
+    ['postgres://u@%2Frun%2Fpostgresql/notes', {}, true],
+    ['postgres:///notes', {}, true],
+    ['postgres:///notes', { PGHOST: 'db.example.com' }, false],
+    ['postgres://u@db.example.com/notes', {}, false],
+    ['postgres://u@10.0.0.5/notes', {}, false],
+    ['postgres://u@127.example.com/notes', {}, false],
+    ['postgres://u@localhost.example.com/notes', {}, false],
+    ['sqlite:./data/groupnotes.sqlite3', {}, false],
+  ])('tells whether %s (%o) is a PostgreSQL on this machine', (url, env, local) => {
+    expect(isLocalPostgres(url, env)).toBe(local);
   });
 
   it('refuses to start in production without SECRET_KEY', () => {
