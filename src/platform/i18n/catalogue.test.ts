@@ -51,6 +51,25 @@ describe('the message catalogues', () => {
     expect(catalogue.format('en', 'n' as never, { count: 1 })).toBe('1 note');
   });
 
+  it('says a count the same the second time: kept per message and language, anything else formatted anew', () => {
+    const catalogue = new Catalogue(
+      {
+        en: { n: '{count, plural, one {# note} other {# notes}}', m: '{count, plural, one {# message} other {# messages}}', w: '{count, plural, one {# {what}} other {# {what}s}}' },
+        uk: { n: '{count, plural, one {# нотатка} few {# нотатки} many {# нотаток} other {# нотатки}}' },
+      },
+      true,
+    );
+    for (let time = 0; time < 2; time++) {
+      expect(catalogue.format('en', 'n' as never, { count: 3 })).toBe('⟦3 notes⟧');
+      expect(catalogue.format('en', 'm' as never, { count: 3 })).toBe('⟦3 messages⟧');
+      expect(catalogue.format('uk', 'n' as never, { count: 3 })).toBe('⟦3 нотатки⟧');
+      expect(catalogue.format('uk', 'n' as never, { count: 5 })).toBe('⟦5 нотаток⟧');
+      expect(catalogue.format('en', 'w' as never, { count: 3, what: time ? 'dog' : 'cat' })).toBe(time ? '⟦3 dogs⟧' : '⟦3 cats⟧');
+      expect(catalogue.format('en', 'n' as never, { count: 1.5 + time })).toBe(time ? '⟦2.5 notes⟧' : '⟦1.5 notes⟧');
+      expect(catalogue.format('en', 'n' as never, { count: 1_000 + time })).toBe(time ? '⟦1,001 notes⟧' : '⟦1,000 notes⟧');
+    }
+  });
+
   it.each(LANGUAGES)('%s: every message comes out as intl-messageformat writes it, with text, numbers and dates as values', (language) => {
     const catalogue = Catalogue.load();
     const t = catalogue.translator(language).t;
