@@ -46,6 +46,8 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes' }).webConcurrency).toBe(Math.max(1, cores - 1));
     expect(loadConfig({ ...base, DATABASE_URL: 'postgres://db.example.com/notes' }).webConcurrency).toBe(cores);
     expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes', WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
+    // A host that is not valid percent-encoding is not this machine; the driver says what is wrong with it.
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://u@%zz/notes' }).webConcurrency).toBe(cores);
   });
 
   it.each([
@@ -63,6 +65,7 @@ describe('configuration', () => {
     ['postgres://u@127.example.com/notes', {}, false],
     ['postgres://u@localhost.example.com/notes', {}, false],
     ['sqlite:./data/groupnotes.sqlite3', {}, false],
+    ['postgres://u@%zz/notes', {}, false],
   ])('tells whether %s (%o) is a PostgreSQL on this machine', (url, env, local) => {
     expect(isLocalPostgres(url, env)).toBe(local);
   });

@@ -150,13 +150,14 @@ export function defaultPoolSize(workers: number): number {
  */
 export function isLocalPostgres(url: string, env: Env = {}): boolean {
   if (!/^postgres(ql)?:\/\//.test(url)) return false;
-  let parsed: URL;
+  let host: string;
   try {
-    parsed = new URL(url);
+    const parsed = new URL(url);
+    host = parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname) || env.PGHOST?.trim() || 'localhost');
   } catch {
+    // Not a URL, or a host that is not valid percent-encoding: not this machine, as far as we can tell.
     return false;
   }
-  const host = parsed.searchParams.get('host') ?? (decodeURIComponent(parsed.hostname) || env.PGHOST?.trim() || 'localhost');
   return host.startsWith('/') || ['localhost', '::1', '[::1]'].includes(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
