@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { Catalogue, LANGUAGES, type MessageKey, readMessages } from './catalogue.js';
 import { chooseLanguage } from './negotiate.js';
@@ -59,7 +59,12 @@ describe('the message catalogues', () => {
       },
       true,
     );
+    // The plural rules each format asks, watched (not replaced): a kept count must not ask again.
+    const selects = vi.spyOn(Intl.PluralRules.prototype, 'select');
+    onTestFinished(() => selects.mockRestore());
+    const calls: number[] = [];
     for (let time = 0; time < 2; time++) {
+      selects.mockClear();
       expect(catalogue.format('en', 'n' as never, { count: 3 })).toBe('⟦3 notes⟧');
       expect(catalogue.format('en', 'm' as never, { count: 3 })).toBe('⟦3 messages⟧');
       expect(catalogue.format('uk', 'n' as never, { count: 3 })).toBe('⟦3 нотатки⟧');
@@ -67,7 +72,11 @@ describe('the message catalogues', () => {
       expect(catalogue.format('en', 'w' as never, { count: 3, what: time ? 'dog' : 'cat' })).toBe(time ? '⟦3 dogs⟧' : '⟦3 cats⟧');
       expect(catalogue.format('en', 'n' as never, { count: 1.5 + time })).toBe(time ? '⟦2.5 notes⟧' : '⟦1.5 notes⟧');
       expect(catalogue.format('en', 'n' as never, { count: 1_000 + time })).toBe(time ? '⟦1,001 notes⟧' : '⟦1,000 notes⟧');
+      calls.push(selects.mock.calls.length);
     }
+    // The first time every one is formatted; the second, only those with other values (the
+    // name), a count that is not whole, or one past what is kept.
+    expect(calls).toEqual([7, 3]);
   });
 
   it.each(LANGUAGES)('%s: every message comes out as intl-messageformat writes it, with text, numbers and dates as values', (language) => {
