@@ -41,7 +41,7 @@ export interface TestApp {
 export async function buildTestApp(env: Record<string, string> = {}, observe?: (database: DatabaseHandle) => DatabaseHandle): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = testConfig({ ...env, DATABASE_URL: testDb.url });
-  const database = openDatabase(config.databaseUrl, { poolSize: 4 });
+  const database = openDatabase(config.databaseUrl, { poolSize: env.DATABASE_POOL_SIZE ? config.databasePoolSize : 4 });
   await migrateToLatest(database.db);
   const app = await buildApp(config, { database: observe ? observe(database) : database });
   await app.ready();

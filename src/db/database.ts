@@ -22,6 +22,8 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
+  /** PostgreSQL: how many statements wait for a connection, in each line (pg-lanes.ts). */
+  waiting?(): { first: number; second: number };
 }
 
 // int8 (COUNT, bigint epoch-millisecond timestamps) as numbers: every value we store fits in 2^53.
@@ -108,8 +110,9 @@ const CONNECTION_OPTIONS = '-c max_parallel_workers_per_gather=0';
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: CONNECTION_OPTIONS });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const preparing = preparingPool(pool, poolSize);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing }) });
+  return { db, dialect: 'postgres', close: () => db.destroy(), waiting: () => preparing.lanes.waiting };
 }
 
 /** Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { ConnectionLanes, lazyClient } from './pg-lanes.js';
 
 /** Distinct statements one PostgreSQL connection keeps prepared; the app sends far fewer. */
 export const PREPARED_PER_CONNECTION = 200;
@@ -51,7 +52,7 @@ function statementName(source: string): string {
  * accepts (stale after a migration) is sent unnamed from then on, and sent again at once unless
  * a transaction is open (which the refusal has aborted: it fails, once).
  */
-function preparingClient(client: pg.PoolClient): PostgresPoolClient {
+function preparingClient(client: pg.PoolClient): PostgresPoolClient['query'] {
   const prepared = new Set<string>();
   const stale = new Set<string>();
   let inTransaction = false;
@@ -72,32 +73,32 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient {
       return query(source, parameters);
     }
   };
-  return {
-    query: ((source: unknown, parameters?: ReadonlyArray<unknown>) => {
-      if (typeof source === 'string' && BEGINS.test(source)) inTransaction = true;
-      if (typeof source === 'string' && ENDS.test(source)) inTransaction = false;
-      if (typeof source !== 'string' || !parameters || parameters.length === 0 || !PREPARABLE.test(source) || source.includes(PLAN_FOR_VALUES)) {
-        return parameters === undefined ? query(source as never) : query(source as string, parameters);
-      }
-      return send(source, parameters);
-    }) as PostgresPoolClient['query'],
-    release: () => client.release(),
-  };
+  return ((source: unknown, parameters?: ReadonlyArray<unknown>) => {
+    if (typeof source === 'string' && BEGINS.test(source)) inTransaction = true;
+    if (typeof source === 'string' && ENDS.test(source)) inTransaction = false;
+    if (typeof source !== 'string' || !parameters || parameters.length === 0 || !PREPARABLE.test(source) || source.includes(PLAN_FOR_VALUES)) {
+      return parameters === undefined ? query(source as never) : query(source as string, parameters);
+    }
+    return send(source, parameters);
+  }) as PostgresPoolClient['query'];
 }
 
-/** The pool Kysely is given: the same wrapper for a client every time (Kysely keys its connections by client). */
-export function preparingPool(pool: pg.Pool): PostgresPool {
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+/**
+ * The pool Kysely is given. Its clients take a connection of `pool` (whose `max` is `size`) at
+ * their first statement, writes first (pg-lanes.ts), and send named statements through the
+ * connection's own record of what it prepared.
+ */
+export function preparingPool(pool: pg.Pool, size: number): PostgresPool & { lanes: ConnectionLanes<pg.PoolClient> } {
+  const queries = new WeakMap<pg.PoolClient, PostgresPoolClient['query']>();
+  const lanes = new ConnectionLanes(size, () => pool.connect(), (client: pg.PoolClient) => client.release());
+  const queryOn = (client: pg.PoolClient) => {
+    let query = queries.get(client);
+    if (!query) queries.set(client, (query = preparingClient(client)));
+    return query;
+  };
   return {
-    async connect() {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (!wrapper) {
-        wrapper = preparingClient(client);
-        wrappers.set(client, wrapper);
-      }
-      return wrapper;
-    },
+    lanes,
+    connect: async () => lazyClient(lanes, queryOn),
     end: () => pool.end(),
   };
 }

@@ -37,6 +37,8 @@ export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) =
     // A route's rider rides along, for the session's user, when the route has its argument.
     const rider = request.routeOptions.config.sessionRider;
     const argument = rider?.argument(request);
-    request.session = await store.load(key, Date.now(), rider && argument !== undefined ? { rider, argument } : undefined);
+    // A form's POST reads the session on the way to its write: it waits for a connection with the writes.
+    const writing = request.method !== 'GET' && request.method !== 'HEAD';
+    request.session = await store.load(key, Date.now(), rider && argument !== undefined ? { rider, argument } : undefined, writing);
   });
 }, { name: 'session-layer' });

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { GOES_FIRST } from '../../db/pg-lanes.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
@@ -118,18 +119,21 @@ export class SessionStore {
    * The session, its user and their view token in one query, and a route's rider if it has one;
    * each built once: it runs before every page.
    */
-  private loadQuery(rider: SessionRider | undefined) {
-    let query = this.loadQueries.get(rider);
-    if (!query) this.loadQueries.set(rider, (query = this.buildLoadQuery(rider)));
+  private loadQuery(rider: SessionRider | undefined, first: boolean) {
+    const queries = first ? this.firstLoadQueries : this.loadQueries;
+    let query = queries.get(rider);
+    if (!query) queries.set(rider, (query = this.buildLoadQuery(rider, first)));
     return query;
   }
 
   private readonly loadQueries = new Map<SessionRider | undefined, ReturnType<SessionStore['buildLoadQuery']>>();
+  private readonly firstLoadQueries = new Map<SessionRider | undefined, ReturnType<SessionStore['buildLoadQuery']>>();
 
-  private buildLoadQuery(rider: SessionRider | undefined) {
+  private buildLoadQuery(rider: SessionRider | undefined, first: boolean) {
     return new PreparedQuery((db, params: Params<{ key: string; now: number; argument: number }>) =>
     db
       .selectFrom('sessions')
+      .$if(first, (query) => query.modifyFront(sql.raw(GOES_FIRST)))
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .select((eb) => [
         'sessions.session_key',
@@ -166,12 +170,13 @@ export class SessionStore {
 
   /**
    * The live session named `key`, with its user, read from the database (no process keeps
-   * sessions); with `rider`'s value for `argument` when given.
+   * sessions); with `rider`'s value for `argument` when given. `writing`: read on the way to a
+   * write (a form's POST), so it waits for a connection with the writes (GOES_FIRST).
    */
-  async load(key: string, now = Date.now(), rider?: { rider: SessionRider; argument: number }): Promise<LoadedSession | null> {
+  async load(key: string, now = Date.now(), rider?: { rider: SessionRider; argument: number }, writing = false): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
     this.loaded = true;
-    const row = await this.loadQuery(rider?.rider).executeTakeFirst(this.db, { key, now, argument: rider?.argument ?? 0 });
+    const row = await this.loadQuery(rider?.rider, writing).executeTakeFirst(this.db, { key, now, argument: rider?.argument ?? 0 });
     if (!row) return null;
     if (now - row.last_seen > TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
