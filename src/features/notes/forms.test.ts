@@ -78,6 +78,17 @@ describe('links to notebooks, tags and groups', () => {
     expect(await tagsOf(note.id)).toEqual([]);
   });
 
+  it('an edit that keeps a note’s tags changes the note alone: the owner’s view version moves once, not once per link written again', async () => {
+    const tags = [await createTag(t.db, me.user), await createTag(t.db, me.user)];
+    const note = await createNote(t.db, me.user, { title: 'Same tags', tags });
+    const version = async () => (await t.db.selectFrom('users').select('view_version').where('id', '=', me.user.id).executeTakeFirstOrThrow()).view_version;
+    const before = await version();
+    const response = await me.browser.post(`/notes/${note.id}/edit/`, { title: 'Same tags, new words', content: 'Edited', tags: tags.map((tag) => tag.id) });
+    expect(response.statusCode).toBe(302);
+    expect((await findNote(t.db, note.id))?.content).toBe('Edited');
+    expect(await version()).toBe(before + 1);
+  });
+
   it('fills the edit form with the note as stored, its tags ticked', async () => {
     const notebook = await createNotebook(t.db, me.user, { title: 'Chosen book' });
     const [ticked, unticked] = [await createTag(t.db, me.user), await createTag(t.db, me.user)];
