@@ -75,6 +75,22 @@ describe('ConnectionLanes', () => {
     expect(await after).toBe(2);
     expect(lanes.waiting).toEqual({ first: 0, second: 0 });
   });
+
+  it('a statement that waits too long fails and leaves its line; the place it never got goes to the next', async () => {
+    let next = 0;
+    const lanes = new ConnectionLanes(1, async () => (next += 1), () => undefined, 50);
+    const held = await lanes.acquire(false);
+    const started = Date.now();
+    await expect(lanes.acquire(true)).rejects.toThrow('no database connection came free within 50 ms');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(lanes.waiting).toEqual({ first: 0, second: 0 });
+    const after = lanes.acquire(false);
+    lanes.release(held);
+    expect(await after).toBe(2);
+    // Given back, the one place is free: the next is lent at once.
+    lanes.release(2);
+    expect(await lanes.acquire(true)).toBe(3);
+  });
 });
 
 describe('goesFirst', () => {

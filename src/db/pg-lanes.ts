@@ -22,6 +22,13 @@ export function goesFirst(source: unknown): boolean {
 }
 
 /**
+ * How long a statement waits for a connection before it fails: a stuck database fails requests
+ * instead of piling them up. Each request waits for one connection at a time, so the lines are
+ * no longer than the requests in flight.
+ */
+export const CONNECTION_WAIT_MS = 10_000;
+
+/**
  * A process's database connections, lent in two lines. Under load every connection is busy and
  * requests queue for one; in a single line an edit waited behind the reads of every page asked
  * before it (the crowd benchmark's PostgreSQL edits: p99 about 55 ms, against about 43 with the
@@ -38,11 +45,12 @@ export class ConnectionLanes<C> {
     private readonly size: number,
     private readonly open: () => Promise<C>,
     private readonly giveBack: (connection: C) => void,
+    private readonly waitMs = CONNECTION_WAIT_MS,
   ) {}
 
   async acquire(first: boolean): Promise<C> {
     if (this.lent < this.size) this.lent += 1;
-    else await new Promise<void>((resolve) => (first ? this.first : this.second).push(resolve));
+    else await this.wait(first ? this.first : this.second);
     try {
       return await this.open();
     } catch (error) {
@@ -59,6 +67,21 @@ export class ConnectionLanes<C> {
   /** How many wait in each line (for tests). */
   get waiting(): { first: number; second: number } {
     return { first: this.first.length, second: this.second.length };
+  }
+
+  /** Resolves when a place is handed on to this waiter; fails after waitMs, out of the line. */
+  private wait(line: (() => void)[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const take = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        line.splice(line.indexOf(take), 1);
+        reject(new Error(`no database connection came free within ${this.waitMs} ms`));
+      }, this.waitMs);
+      line.push(take);
+    });
   }
 
   /** The freed place goes to the first line's oldest waiter, else the second's, else back. */
