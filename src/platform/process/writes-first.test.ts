@@ -1,6 +1,7 @@
 import { type Socket, connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../../test/helpers.js';
 import { writesFirst } from './writes-first.js';
 
 // Requests that reach the process in one turn of its event loop, over real sockets: the POST
@@ -85,5 +86,16 @@ describe('writes first', () => {
 
   it('without it the same requests are handled in the order they came (what the test above would see)', async () => {
     expect(await oneTurn(false)).toEqual(['GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5', 'POST']);
+  });
+});
+
+describe('the app', () => {
+  it('registers writes first (the crowd bench is otherwise the only check that it runs)', async () => {
+    const t = await buildTestApp();
+    try {
+      expect(t.app.hasPlugin('writes-first')).toBe(true);
+    } finally {
+      await t.close();
+    }
   });
 });
