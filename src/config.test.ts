@@ -36,6 +36,25 @@ describe('configuration', () => {
     for (let workers = 1; workers <= 40; workers += 1) expect(workers * defaultPoolSize(workers)).toBeLessThanOrEqual(80);
   });
 
+  it('beside a local PostgreSQL, opens about cores x 2 + 1 connections in all, at least 2 a worker', () => {
+    expect(defaultPoolSize(1, true, 2)).toBe(5);
+    expect(defaultPoolSize(3, true, 4)).toBe(3);
+    expect(defaultPoolSize(7, true, 8)).toBe(3);
+    expect(defaultPoolSize(15, true, 16)).toBe(3);
+    expect(defaultPoolSize(1, true, 1)).toBe(3);
+    expect(defaultPoolSize(1, true, 64)).toBe(10);
+    expect(defaultPoolSize(1, false, 2)).toBe(10);
+    // Never more than the connection limit's share.
+    for (let cores = 1; cores <= 64; cores += 1) {
+      const workers = defaultWorkers('postgres://localhost/notes', {}, cores);
+      expect(defaultPoolSize(workers, true, cores)).toBeLessThanOrEqual(defaultPoolSize(workers));
+    }
+    const cores = availableParallelism();
+    const workers = Math.max(1, cores - 1);
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes' }).databasePoolSize).toBe(defaultPoolSize(workers, true, cores));
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://db.example.com/notes', WEB_CONCURRENCY: '1' }).databasePoolSize).toBe(10);
+  });
+
   it('runs a worker per core, and a core fewer beside a PostgreSQL on the same machine', () => {
     expect(defaultWorkers('sqlite:./data/groupnotes.sqlite3', {}, 4)).toBe(4);
     expect(defaultWorkers('postgres://db.example.com/notes', {}, 4)).toBe(4);

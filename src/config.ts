@@ -138,10 +138,15 @@ function defaultMailFrom(origin: string): string {
 
 /**
  * Connections one worker's pool may open by default: `workers x pool` stays under PostgreSQL's
- * default max_connections (100), with room for the CLI, migrations and a psql session.
+ * default max_connections (100), with room for the CLI, migrations and a psql session. Beside a
+ * PostgreSQL on the same machine (`local`), whose backends share our cores, the instance opens
+ * about what PostgreSQL's wiki advises for a server's cores, `cores x 2 + 1`, shared by its
+ * workers (at least 2 each): a statement past that many waits in our lines, where a write goes
+ * first (db/pg-lanes.ts), instead of in the kernel's run queue, where it does not.
  */
-export function defaultPoolSize(workers: number): number {
-  return Math.min(10, Math.max(2, Math.floor(80 / workers)));
+export function defaultPoolSize(workers: number, local = false, cores = availableParallelism()): number {
+  const bounded = Math.min(10, Math.max(2, Math.floor(80 / workers)));
+  return local ? Math.min(bounded, Math.max(2, Math.ceil((cores * 2 + 1) / workers))) : bounded;
 }
 
 /**
@@ -221,7 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webConcurrency,
     pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 64, 0, 4096) * 1024 * 1024,
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(webConcurrency), 1, 1000),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(webConcurrency, isLocalPostgres(database, env)), 1, 1000),
     reminderPollMs: integer(env, 'REMINDER_POLL_MS', 30_000, 10, 3_600_000),
   };
 }
