@@ -49,9 +49,8 @@ describe('configuration', () => {
       const workers = defaultWorkers('postgres://localhost/notes', {}, cores);
       expect(defaultPoolSize(workers, true, cores)).toBeLessThanOrEqual(defaultPoolSize(workers));
     }
-    const cores = availableParallelism();
-    const workers = Math.max(1, cores - 1);
-    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes' }).databasePoolSize).toBe(defaultPoolSize(workers, true, cores));
+    const workers = defaultWorkers('postgres://localhost/notes');
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://localhost/notes' }).databasePoolSize).toBe(defaultPoolSize(workers, true));
     expect(loadConfig({ ...base, DATABASE_URL: 'postgres://db.example.com/notes', WEB_CONCURRENCY: '1' }).databasePoolSize).toBe(10);
   });
 
