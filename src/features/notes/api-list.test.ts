@@ -70,6 +70,20 @@ describe('the list', () => {
     expect(notes.map((note) => note.id)).not.toContain(strangers[0]);
   });
 
+  it('shows a group’s notes from the next request after the caller joins it, and none after they leave (the groups come with the token, never kept)', async () => {
+    const [joiner, friend] = [await createUser(t.db), await createUser(t.db)];
+    const client = new ApiClient(t.app, { token: await createToken(t.db, joiner) });
+    const own = await createNote(t.db, joiner);
+    const club = await createGroup(t.db, friend);
+    const shared = await createNote(t.db, friend, { group_id: club.id });
+    expect(ids(await client.get('/api/v1/notes/'))).toEqual([own.id]);
+    // As another instance or the CLI would: straight in the database.
+    await t.db.insertInto('group_members').values({ group_id: club.id, user_id: joiner.id, joined_at: Date.now() }).execute();
+    expect(ids(await client.get('/api/v1/notes/'))).toEqual(listOrder([own, shared]));
+    await t.db.deleteFrom('group_members').where('group_id', '=', club.id).where('user_id', '=', joiner.id).execute();
+    expect(ids(await client.get('/api/v1/notes/'))).toEqual([own.id]);
+  });
+
   it('gives each note once across pages even when notes are added between them', async () => {
     const user = await createUser(t.db);
     const client = new ApiClient(t.app, { token: await createToken(t.db, user) });

@@ -1,6 +1,6 @@
 import { lockedForUpdate } from '../../db/locks.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
-import type { ListKey } from './list-query.js';
+import { type ListKey, listPageRows, withDetails } from './list-query.js';
 import { type NoteFilters, NotesRepository } from './repository.js';
 import { matchingNotesQuery } from './search.js';
 
@@ -10,6 +10,13 @@ export type FullNoteRow = NoteRow & { content: string; created_at: number };
 export interface FullNotePage {
   notes: FullNoteRow[];
   hasNext: boolean;
+}
+
+/** A row read with withDetails(..., full): its content and creation time are there. */
+function fullRow<R extends NoteRow & { content?: string; created_at?: number }>(row: R): FullNoteRow {
+  const { content, created_at } = row;
+  if (content === undefined || created_at === undefined) throw new Error('a full note row without its content');
+  return { ...row, content, created_at };
 }
 
 /**
@@ -27,17 +34,17 @@ export class NotesApiRepository extends NotesRepository {
     return this.orderedQuery(userId, filters, { offset: 0, after, size });
   }
 
-  /** listVisiblePage's notes and order: `size` notes after `after` (null: from the top). */
-  async listVisibleAfter(userId: number, filters: NoteFilters, after: ListKey | null, size: number): Promise<FullNotePage> {
-    const pageRows = (await this.listAfterQuery(userId, filters, after, size)).as('page');
-    const rows = await this.fullDetails()
-      .innerJoin(pageRows, 'page.id', 'notes.id')
-      .orderBy('page.is_pinned', 'desc')
-      .orderBy('page.priority', 'desc')
-      .orderBy('page.updated_at', 'desc')
-      .orderBy('page.id', 'desc')
-      .execute();
-    return { notes: rows.slice(0, size).map((row) => NoteDetailsReader.noteRow(row)), hasNext: rows.length > size };
+  /**
+   * listVisiblePage's notes and order: `size` notes after `after` (null: from the top). Without a
+   * notebook or a tag, the statement is one built before (list-query.ts), and `memberOf` (the
+   * caller's groups, read with their token or session) spares the query that would read them.
+   */
+  async listVisibleAfter(userId: number, filters: NoteFilters, after: ListKey | null, size: number, memberOf?: readonly number[]): Promise<FullNotePage> {
+    const rows =
+      filters.notebookId === undefined && filters.tagId === undefined
+        ? await listPageRows(this.db, this.dialect, userId, await this.memberGroupIdsOr(userId, memberOf), filters.archived, { offset: 0, size, after, full: true })
+        : await withDetails(this.db, await this.listAfterQuery(userId, filters, after, size), true).execute();
+    return { notes: rows.slice(0, size).map((row) => fullRow(NoteDetailsReader.noteRow(row))), hasNext: rows.length > size };
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import { ApiError } from '../../platform/api/layer.js';
+import { ApiError, callerGroupIds } from '../../platform/api/layer.js';
 import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, nextUrl, pageOf, pkParams } from '../../platform/api/routes.js';
 import type { FormErrors } from '../../platform/views/forms.js';
 import { type FullNotePage, NotesApiRepository } from './api-repository.js';
@@ -74,7 +74,7 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
         lastKey = (note) => [note.id];
       } else {
         const after = query.cursor === undefined ? null : decodeCursor(query.cursor, listCursor);
-        page = await notes.listVisibleAfter(user.id, filters, after, query.limit);
+        page = await notes.listVisibleAfter(user.id, filters, after, query.limit, callerGroupIds(request));
         lastKey = (note) => [note.is_pinned, note.priority, note.updated_at, note.id];
       }
       const last = page.notes.at(-1);

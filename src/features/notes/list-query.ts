@@ -58,10 +58,11 @@ export function orderedList(db: Kysely<Database>, dialect: Dialect, parts: Notes
     .offset(offset);
 }
 
-/** The page's ids joined to their details, back in list order. */
-export function withDetails(db: Kysely<Database>, page: ReturnType<typeof orderedList>) {
+/** The page's ids joined to their details, back in list order; `full`: with the whole content and the creation time (the API's note). */
+export function withDetails(db: Kysely<Database>, page: ReturnType<typeof orderedList>, full = false) {
   return new NoteDetailsReader(db)
     .query()
+    .$if(full, (query) => query.select(['notes.content', 'notes.created_at']))
     .innerJoin(page.as('page'), 'page.id', 'notes.id')
     .orderBy('page.is_pinned', 'desc')
     .orderBy('page.priority', 'desc')
@@ -69,31 +70,49 @@ export function withDetails(db: Kysely<Database>, page: ReturnType<typeof ordere
     .orderBy('page.id', 'desc');
 }
 
+/** The shape of a list statement besides the number of groups: whether it starts after a cursor, and whether it reads the whole note. */
+interface PageShape {
+  archived: boolean;
+  size: number;
+  after: boolean;
+  full: boolean;
+}
+
 /**
- * The list page with no notebook or tag chosen, built and compiled once per number of the
- * user's groups and archived or not: building it anew (a UNION of a branch per group, joined to
- * the details) cost more JavaScript than the database takes to run it. The user, the groups and
- * the page's place are the statement's parameters.
+ * The list with no notebook or tag chosen (the page's, or the API's after a cursor), built and
+ * compiled once per number of the user's groups and shape: building it anew (a UNION of a branch
+ * per group, joined to the details) cost more JavaScript than the database takes to run it. The
+ * user, the groups, the page's place and the cursor are the statement's parameters.
  */
-function pageQuery(dialect: Dialect, groups: number, archived: boolean, size: number) {
+function pageQuery(dialect: Dialect, groups: number, { archived, size, after, full }: PageShape) {
   return new PreparedQuery((db, params: Params<Record<string, number>>) => {
     const groupIds = Array.from({ length: groups }, (_, index) => params[`group${index}`]!);
-    return withDetails(db, orderedList(db, dialect, visibleParts(params.userId!, groupIds), archived, { offset: params.offset!, size, bound: params.bound! }));
+    const key: ListKey | null = after ? [params.afterPinned!, params.afterPriority!, params.afterUpdated!, params.afterId!] : null;
+    return withDetails(db, orderedList(db, dialect, visibleParts(params.userId!, groupIds), archived, { offset: params.offset!, size, bound: params.bound!, after: key }), full);
   });
 }
 
 /** Shapes kept: more groups than this are built each time (a statement text per count). */
 const MAX_PREPARED_GROUPS = 16;
+/** Statements kept in all (the API's page sizes are shapes too); past this, any new one is built each time. */
+const MAX_PREPARED_SHAPES = 200;
 const pageQueries = new Map<string, ReturnType<typeof pageQuery>>();
 
-/** The rows of the page of `size` after `offset` notes, of the user's own notes and those of `groupIds`. */
-export function listPageRows(db: Kysely<Database>, dialect: Dialect, userId: number, groupIds: readonly number[], archived: boolean, offset: number, size: number) {
+/**
+ * The rows of the page of `size` after `offset` notes (or, given `after`, after that note), of the
+ * user's own notes and those of `groupIds`; `full` as withDetails.
+ */
+export function listPageRows(db: Kysely<Database>, dialect: Dialect, userId: number, groupIds: readonly number[], archived: boolean, start: { offset: number; size: number; after?: ListKey | null; full?: boolean }) {
+  const { offset, size, after = null, full = false } = start;
   const values: Record<string, number> = { userId, offset, bound: offset + size + 1 };
   groupIds.forEach((groupId, index) => (values[`group${index}`] = groupId));
-  if (groupIds.length > MAX_PREPARED_GROUPS) return withDetails(db, orderedList(db, dialect, visibleParts(userId, groupIds), archived, { offset, size, bound: values.bound! })).execute();
-  const key = `${dialect}:${groupIds.length}:${archived}:${size}`;
+  if (after) [values.afterPinned, values.afterPriority, values.afterUpdated, values.afterId] = after;
+  const key = `${dialect}:${groupIds.length}:${archived}:${size}:${after !== null}:${full}`;
   let query = pageQueries.get(key);
-  if (!query) pageQueries.set(key, (query = pageQuery(dialect, groupIds.length, archived, size)));
+  if (!query && groupIds.length <= MAX_PREPARED_GROUPS && pageQueries.size < MAX_PREPARED_SHAPES) {
+    pageQueries.set(key, (query = pageQuery(dialect, groupIds.length, { archived, size, after: after !== null, full })));
+  }
+  if (!query) return withDetails(db, orderedList(db, dialect, visibleParts(userId, groupIds), archived, { offset, size, bound: values.bound!, after }), full).execute();
   return query.execute(db, values);
 }
 

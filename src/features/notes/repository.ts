@@ -100,7 +100,7 @@ export class NotesRepository {
     const offset = (page - 1) * PAGE_SIZE;
     const rows =
       filters.notebookId === undefined && filters.tagId === undefined
-        ? await listPageRows(this.db, this.dialect, userId, memberOf ?? (await this.memberGroupIds(userId)), filters.archived, offset, PAGE_SIZE)
+        ? await listPageRows(this.db, this.dialect, userId, await this.memberGroupIdsOr(userId, memberOf), filters.archived, { offset, size: PAGE_SIZE })
         : await withDetails(this.db, await this.listPageQuery(userId, filters, page, memberOf)).execute();
     return { notes: rows.slice(0, PAGE_SIZE).map((row) => NoteDetailsReader.noteRow(row)), page, hasNext: rows.length > PAGE_SIZE };
   }
@@ -151,8 +151,9 @@ export class NotesRepository {
     return scope;
   }
 
-  private async memberGroupIds(userId: number): Promise<number[]> {
-    return (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
+  /** The user's groups: `memberOf` when the caller read them already (with the session or the token), else read now. */
+  protected async memberGroupIdsOr(userId: number, memberOf?: readonly number[]): Promise<readonly number[]> {
+    return memberOf ?? (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
   }
 
   /**
@@ -163,7 +164,7 @@ export class NotesRepository {
    * owner's notebook and tags, so no other part could match.
    */
   private async visibilityBranches(userId: number, filters: NoteFilters, memberOf?: readonly number[]): Promise<NotesWhere[]> {
-    if (filters.notebookId === undefined && filters.tagId === undefined) return visibleParts(userId, memberOf ?? (await this.memberGroupIds(userId)));
+    if (filters.notebookId === undefined && filters.tagId === undefined) return visibleParts(userId, await this.memberGroupIdsOr(userId, memberOf));
     const owned: NotesWhere = (eb) => {
       const conditions = [eb('notes.owner_id', '=', userId)];
       if (filters.notebookId !== undefined) conditions.push(eb('notes.notebook_id', '=', filters.notebookId));

@@ -3,6 +3,7 @@ import type { Note, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
 import { QueryCounter } from '../../../test/query-count.js';
+import { ApiClient, createToken } from '../../../test/api.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
 // the other. These tests pin how many a page makes, the session's included, with nothing kept
@@ -45,6 +46,23 @@ describe('round trips per page', () => {
     expect(body).toContain('Shared with the group');
     expect(body).toContain('mine-tag');
     expect(queries).toBe(2);
+  });
+
+  it('the API\'s list takes two queries, on a token as on the session cookie: the caller with their groups, then the page with its details and tags', async () => {
+    const token = new ApiClient(t.app, { token: await createToken(t.db, me, 'read') });
+    // The token's first use records it (last_used_at, once a minute): not a read of the list.
+    expect((await token.get('/api/v1/notes/')).statusCode).toBe(200);
+    for (const get of [() => token.get('/api/v1/notes/?limit=5'), () => browser.get('/api/v1/notes/?limit=5')]) {
+      let body = '';
+      const queries = await counter.during(async () => {
+        const response = await get();
+        expect(response.statusCode).toBe(200);
+        body = response.body;
+      });
+      expect(body).toContain('"next":');
+      expect(JSON.parse(body).results).toHaveLength(5);
+      expect(queries).toBe(2);
+    }
   });
 
   it('a search page takes three queries: session, the matching page with its details and tags, and the count of archived matches', async () => {

@@ -25,8 +25,13 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The personal access token this API request came with (it is then exempt from CSRF); null otherwise. */
-    apiToken: { id: number; scope: TokenScope } | null;
+    apiToken: { id: number; scope: TokenScope; groupIds: readonly number[] } | null;
   }
+}
+
+/** The caller's groups as their session or token read them (each in its one statement), if either did. */
+export function callerGroupIds(request: FastifyRequest): readonly number[] | undefined {
+  return request.session?.groupIds ?? request.apiToken?.groupIds;
 }
 
 export function isApiRequest(request: FastifyRequest): boolean {
@@ -121,7 +126,7 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     throwIfOverLimit(`token:${caller.tokenId}`, 'api.rate_limited_token');
     if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'api.read_only_token');
     const { user } = caller;
-    request.apiToken = { id: caller.tokenId, scope: caller.scope };
+    request.apiToken = { id: caller.tokenId, scope: caller.scope, groupIds: caller.groupIds };
     request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1, unread: 0, navigation: [] });
     await tokens.touch(caller);
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
@@ -31,14 +32,17 @@ export interface TokenCaller {
   scope: TokenScope;
   lastUsedAt: number | null;
   user: { id: number; username: string; email: string; timezone: string; language: string; is_admin: number };
+  /** The user's groups, read with the token as a session reads them: the lists need them, and need not ask again. */
+  groupIds: readonly number[];
 }
 
-/** The token and its active user, in one statement prepared once. */
+/** The token, its active user and their groups, in one statement prepared once. */
 const tokenQuery = new PreparedQuery((db, params: Params<{ hash: string }>) =>
   db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
     .select(['access_tokens.id', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.language', 'users.is_admin'])
+    .select((eb) => jsonRowsFrom(db, eb.selectFrom('group_members').select('group_members.group_id as id').whereRef('group_members.user_id', '=', 'users.id').orderBy('group_members.group_id')).as('groups'))
     .where('access_tokens.token_hash', '=', params.hash)
     .where('users.is_active', '=', 1),
 );
@@ -57,6 +61,7 @@ export class TokenStore {
       scope: row.scope,
       lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
       user: { id: row.user_id, username: row.username, email: row.email, timezone: row.timezone, language: row.language, is_admin: row.is_admin },
+      groupIds: Object.freeze(parseJsonRows<{ id: number }>(row.groups).map((group) => group.id)),
     };
   }
 
