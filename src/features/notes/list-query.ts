@@ -8,6 +8,13 @@ import { NoteDetailsReader } from './details.js';
 // The notes list's query (NotesRepository.listVisiblePage), apart from the repository so that its
 // common shape can be built once: the list of every user with no notebook or tag chosen.
 
+/**
+ * The notes page's size, and the API's default limit. Only pages of this size are built once:
+ * each of the API's other limits (1 to 100) would be a statement of its own, and a script asking
+ * for them all would fill the kept shapes with its own.
+ */
+export const PAGE_SIZE = 50;
+
 export type NotesWhere = (eb: ExpressionBuilder<Database, 'notes'>) => ReturnType<ExpressionBuilder<Database, 'notes'>['and']>;
 
 /** A note's place in the list (pinned, priority, updated_at, id; each descending): the API's list cursor. */
@@ -94,8 +101,6 @@ function pageQuery(dialect: Dialect, groups: number, { archived, size, after, fu
 
 /** Shapes kept: more groups than this are built each time (a statement text per count). */
 const MAX_PREPARED_GROUPS = 16;
-/** Statements kept in all (the API's page sizes are shapes too); past this, any new one is built each time. */
-const MAX_PREPARED_SHAPES = 200;
 const pageQueries = new Map<string, ReturnType<typeof pageQuery>>();
 
 /**
@@ -109,7 +114,7 @@ export function listPageRows(db: Kysely<Database>, dialect: Dialect, userId: num
   if (after) [values.afterPinned, values.afterPriority, values.afterUpdated, values.afterId] = after;
   const key = `${dialect}:${groupIds.length}:${archived}:${size}:${after !== null}:${full}`;
   let query = pageQueries.get(key);
-  if (!query && groupIds.length <= MAX_PREPARED_GROUPS && pageQueries.size < MAX_PREPARED_SHAPES) {
+  if (!query && groupIds.length <= MAX_PREPARED_GROUPS && size === PAGE_SIZE) {
     pageQueries.set(key, (query = pageQuery(dialect, groupIds.length, { archived, size, after: after !== null, full })));
   }
   if (!query) return withDetails(db, orderedList(db, dialect, visibleParts(userId, groupIds), archived, { offset, size, bound: values.bound!, after }), full).execute();

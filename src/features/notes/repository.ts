@@ -4,13 +4,14 @@ import type { Database, Note } from '../../db/schema.js';
 import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../platform/activity.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
-import { type ListKey, type NotesWhere, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
+import { type ListKey, type NotesWhere, PAGE_SIZE, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
+
+export { PAGE_SIZE };
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
 
-export const PAGE_SIZE = 50;
 
 /** A note's stored columns from its fields: the excerpt is worked out of the content. */
 const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });

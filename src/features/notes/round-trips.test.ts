@@ -52,15 +52,15 @@ describe('round trips per page', () => {
     const token = new ApiClient(t.app, { token: await createToken(t.db, me, 'read') });
     // The token's first use records it (last_used_at, once a minute): not a read of the list.
     expect((await token.get('/api/v1/notes/')).statusCode).toBe(200);
-    for (const get of [() => token.get('/api/v1/notes/?limit=5'), () => browser.get('/api/v1/notes/?limit=5')]) {
+    // The default limit (the page's size: its statement is built once) and another (built each time).
+    for (const [get, shown] of [[() => token.get('/api/v1/notes/'), 38], [() => browser.get('/api/v1/notes/?limit=5'), 5]] as const) {
       let body = '';
       const queries = await counter.during(async () => {
         const response = await get();
         expect(response.statusCode).toBe(200);
         body = response.body;
       });
-      expect(body).toContain('"next":');
-      expect(JSON.parse(body).results).toHaveLength(5);
+      expect(JSON.parse(body).results).toHaveLength(shown);
       expect(queries).toBe(2);
     }
   });
