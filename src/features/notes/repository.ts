@@ -5,13 +5,13 @@ import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../pl
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NotesWhere, PAGE_SIZE, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
-
-export { PAGE_SIZE };
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
 
+/** The notes page's size: list-query.ts keeps it, its statements being built for it. */
+export { PAGE_SIZE };
 
 /** A note's stored columns from its fields: the excerpt is worked out of the content. */
 const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
