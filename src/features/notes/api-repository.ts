@@ -12,11 +12,12 @@ export interface FullNotePage {
   hasNext: boolean;
 }
 
-/** A row read with withDetails(..., full): its content and creation time are there. */
-function fullRow<R extends NoteRow & { content?: string; created_at?: number }>(row: R): FullNoteRow {
-  const { content, created_at } = row;
-  if (content === undefined || created_at === undefined) throw new Error('a full note row without its content');
-  return { ...row, content, created_at };
+const isFull = (row: NoteRow & { content?: string; created_at?: number }): row is FullNoteRow => row.content !== undefined && row.created_at !== undefined;
+
+/** A row read with the details' `full` columns: its content and creation time are there. */
+function fullRow(row: NoteRow & { content?: string; created_at?: number }): FullNoteRow {
+  if (!isFull(row)) throw new Error('a full note row without its content');
+  return row;
 }
 
 /**
@@ -54,8 +55,8 @@ export class NotesApiRepository extends NotesRepository {
   async searchVisibleAfter(userId: number, terms: string[], filters: NoteFilters, beforeId: number | null, size: number): Promise<FullNotePage> {
     const query = matchingNotesQuery(this.db, this.dialect, this.searchScope(userId, filters), terms, { limit: size + 1, offset: 0, beforeId });
     if (!query) return { notes: [], hasNext: false };
-    const rows = await this.fullDetails().innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
-    return { notes: rows.slice(0, size).map((row) => NoteDetailsReader.noteRow(row)), hasNext: rows.length > size };
+    const rows = await this.details.query(true).innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
+    return { notes: rows.slice(0, size).map((row) => fullRow(NoteDetailsReader.noteRow(row))), hasNext: rows.length > size };
   }
 
   /**
@@ -67,9 +68,5 @@ export class NotesApiRepository extends NotesRepository {
   async lockOwned(userId: number, id: number): Promise<boolean> {
     const owned = this.ownedNotes(userId).select('notes.id').where('notes.id', '=', id);
     return (await lockedForUpdate(this.db, owned).executeTakeFirst()) !== undefined;
-  }
-
-  private fullDetails() {
-    return this.details.query().select(['notes.content', 'notes.created_at']);
   }
 }

@@ -36,8 +36,8 @@ export interface NoteRow {
 export class NoteDetailsReader {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The details of every note the query is narrowed to (by the caller). */
-  query() {
+  /** The details of every note the query is narrowed to (by the caller); `full`: with the whole content and the creation time (the API's note). */
+  query(full = false) {
     return this.db
       .selectFrom('notes')
       .innerJoin('users', 'users.id', 'notes.owner_id')
@@ -67,7 +67,8 @@ export class NoteDetailsReader {
             .whereRef('note_tags.note_id', '=', 'notes.id')
             .orderBy('tags.name_key'),
         ).as('tags'),
-      ]);
+      ])
+      .$if(full, (query) => query.select(['notes.content', 'notes.created_at']));
   }
 
   /** A row as the views take it, its tags parsed. */

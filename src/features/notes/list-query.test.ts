@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
 import { createNote } from '../../../test/notes-factories.js';
-import { withDetails } from './list-query.js';
-import { NotesRepository, PAGE_SIZE } from './repository.js';
+import { PAGE_SIZE, withDetails } from './list-query.js';
+import { NotesRepository } from './repository.js';
 
 // The list page without a notebook or tag runs a statement built once per shape (list-query.ts);
 // with one it is built each time. Both must list the same notes in the same order: the built-once

@@ -68,8 +68,7 @@ export function orderedList(db: Kysely<Database>, dialect: Dialect, parts: Notes
 /** The page's ids joined to their details, back in list order; `full`: with the whole content and the creation time (the API's note). */
 export function withDetails(db: Kysely<Database>, page: ReturnType<typeof orderedList>, full = false) {
   return new NoteDetailsReader(db)
-    .query()
-    .$if(full, (query) => query.select(['notes.content', 'notes.created_at']))
+    .query(full)
     .innerJoin(page.as('page'), 'page.id', 'notes.id')
     .orderBy('page.is_pinned', 'desc')
     .orderBy('page.priority', 'desc')

@@ -10,9 +10,6 @@ import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
 
-/** The notes page's size: list-query.ts keeps it, its statements being built for it. */
-export { PAGE_SIZE };
-
 /** A note's stored columns from its fields: the excerpt is worked out of the content. */
 const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
 
