@@ -39,7 +39,7 @@ describe('prepared statements', () => {
     }
     const after = await preparedOn(t.database);
     if (t.database.dialect === 'postgres') {
-      expect(after.some((text) => text.includes('from "sessions"'))).toBe(true);
+      expect(after.some((text) => text.includes('"sessions"."session_key"'))).toBe(true);
       expect(after.some((text) => text.includes('from "notes"'))).toBe(true);
       expect(after.length).toBe(first.length);
     }

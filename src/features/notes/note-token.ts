@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ObjectToken } from '../../platform/views/render.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
@@ -17,7 +17,7 @@ export function noteToken(viewVersion: number, username: string, groupName: stri
 }
 
 /** What a note's token is made of, if `userId` may see the note. */
-function noteTokenRow(db: Kysely<Database>, userId: UserRef, id: number) {
+function noteTokenRow(db: Kysely<Database>, userId: UserRef, id: number | Expression<number>) {
   return db
     .selectFrom('notes')
     .innerJoin('users', 'users.id', 'notes.owner_id')

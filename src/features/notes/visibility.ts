@@ -29,7 +29,7 @@ const via = (how: AudienceVia) => sql.lit<AudienceVia>(how).as('via');
  * Who may read note `noteId` and who may change it, by the rules above: its owner and the members
  * of its group are the candidates, each admitted (or not) by visibleTo, ranked by ownedBy.
  */
-export function noteAudience(db: Kysely<Database>, noteId: number): AudienceRules<'notes'> {
+export function noteAudience(db: Kysely<Database>, noteId: number | Expression<number>): AudienceRules<'notes'> {
   const candidates = db
     .selectFrom('notes')
     .select(['notes.owner_id as user_id', via('owner')])

@@ -11,9 +11,10 @@ export interface SessionRider {
   argument(request: FastifyRequest): number | undefined;
   /**
    * A scalar subquery for the session's user and the argument. `userId` is a reference to the
-   * session row's `sessions.user_id`: the subquery must not name the table `sessions` itself.
+   * session row's `sessions.user_id`, `argument` the argument's value or a reference to it (when
+   * many sessions are read at once): the subquery must not name the table `sessions` itself.
    */
-  column(db: Kysely<Database>, userId: Expression<number>, argument: number): AliasableExpression<unknown>;
+  column(db: Kysely<Database>, userId: Expression<number>, argument: Expression<number>): AliasableExpression<unknown>;
 }
 
 declare module 'fastify' {

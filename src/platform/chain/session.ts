@@ -1,14 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
-import { GOES_FIRST } from '../../db/pg-lanes.js';
-import { type Params, PreparedQuery } from '../../db/prepared.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
-import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import { unreadCountQuery } from '../notifications.js';
+import { parseJsonRows } from '../../db/json-rows.js';
 import { type NavigationBadge, type NavigationCount, navigationBadges } from '../navigation-counts.js';
 import type { SessionRider } from './session-rider.js';
+import { SessionQueries } from './session-query.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -96,13 +94,17 @@ export type SessionsEndedListener = (sessionKeys: string[]) => void;
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
   private loaded = false;
+  /** The session's statements (session-query.ts), built on first use, after every navigation count is added. */
+  private readonly queries: SessionQueries;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
     private readonly onEnded?: SessionsEndedListener,
     private readonly navigationCounts: NavigationCount[] = [],
-  ) {}
+  ) {
+    this.queries = new SessionQueries(navigationCounts);
+  }
 
   /** The same store working inside a transaction. */
   withDb(db: Kysely<Database>): SessionStore {
@@ -116,59 +118,6 @@ export class SessionStore {
   }
 
   /**
-   * The session, its user and their view token in one query, and a route's rider if it has one;
-   * each built once: it runs before every page.
-   */
-  private loadQuery(rider: SessionRider | undefined, first: boolean) {
-    const queries = first ? this.firstLoadQueries : this.loadQueries;
-    let query = queries.get(rider);
-    if (!query) queries.set(rider, (query = this.buildLoadQuery(rider, first)));
-    return query;
-  }
-
-  private readonly loadQueries = new Map<SessionRider | undefined, ReturnType<SessionStore['buildLoadQuery']>>();
-  private readonly firstLoadQueries = new Map<SessionRider | undefined, ReturnType<SessionStore['buildLoadQuery']>>();
-
-  private buildLoadQuery(rider: SessionRider | undefined, first: boolean) {
-    return new PreparedQuery((db, params: Params<{ key: string; now: number; argument: number }>) =>
-    db
-      .selectFrom('sessions')
-      .$if(first, (query) => query.modifyFront(sql.raw(GOES_FIRST)))
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select((eb) => [
-        'sessions.session_key',
-        'sessions.session_data',
-        'sessions.expire_date',
-        'sessions.last_seen',
-        'users.id',
-        'users.username',
-        'users.email',
-        'users.password',
-        'users.is_active',
-        'users.is_admin',
-        // The user's settings.
-        'users.timezone', 'users.currency', 'users.language',
-        'users.view_version',
-        jsonRowsFrom(
-          db,
-          eb
-            .selectFrom('group_members')
-            .innerJoin('groups', 'groups.id', 'group_members.group_id')
-            .select(['groups.id', 'groups.view_version'])
-            .whereRef('group_members.user_id', '=', 'users.id')
-            .orderBy('groups.id'),
-        ).as('group_versions'),
-        unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
-        ...this.navigationCounts.map((count, index) => count.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
-        // Not `users.id`: a rider's subquery that joins users (a note's author) would shadow it.
-        (rider ? rider.column(db, sql.ref<number>('sessions.user_id'), params.argument) : sql<unknown>`null`).as('rider'),
-      ])
-      .where('sessions.session_key', '=', params.key)
-      .where('sessions.expire_date', '>', params.now),
-    );
-  }
-
-  /**
    * The live session named `key`, with its user, read from the database (no process keeps
    * sessions); with `rider`'s value for `argument` when given. `writing`: read on the way to a
    * write (a form's POST), so it waits for a connection with the writes (GOES_FIRST).
@@ -176,7 +125,7 @@ export class SessionStore {
   async load(key: string, now = Date.now(), rider?: { rider: SessionRider; argument: number }, writing = false): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
     this.loaded = true;
-    const row = await this.loadQuery(rider?.rider, writing).executeTakeFirst(this.db, { key, now, argument: rider?.argument ?? 0 });
+    const row = await this.queries.read(this.db, { key, now, argument: rider?.argument ?? 0 }, rider?.rider, writing);
     if (!row) return null;
     if (now - row.last_seen > TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();

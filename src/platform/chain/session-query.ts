@@ -1,0 +1,125 @@
+import { type Expression, type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { Coalescer } from '../../db/coalesce.js';
+import { GOES_FIRST } from '../../db/pg-lanes.js';
+import { type Params, PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import { jsonRowsFrom } from '../../db/json-rows.js';
+import { unreadCountQuery } from '../notifications.js';
+import type { NavigationCount } from '../navigation-counts.js';
+import type { SessionRider } from './session-rider.js';
+
+/** One session asked for: its key, the rider's argument (0 without one) and the time it is asked at. */
+export type SessionAsk = { key: string; argument: number; now: number };
+
+/** The most sessions one PostgreSQL statement reads (Coalescer's `max`). */
+const BATCH_MAX = 64;
+
+type From = ExpressionBuilder<Database, 'sessions' | 'users'>;
+
+/**
+ * The session's columns: its user, their view token's parts, the unread count, the navigation's
+ * counts and the rider's value for `argument`, all in the one statement that runs before every page.
+ */
+function sessionColumns(db: Kysely<Database>, eb: From, counts: readonly NavigationCount[], rider: SessionRider | undefined, argument: Expression<number>) {
+  return [
+    'sessions.session_key',
+    'sessions.session_data',
+    'sessions.expire_date',
+    'sessions.last_seen',
+    'users.id',
+    'users.username',
+    'users.email',
+    'users.password',
+    'users.is_active',
+    'users.is_admin',
+    // The user's settings.
+    'users.timezone', 'users.currency', 'users.language',
+    'users.view_version',
+    jsonRowsFrom(
+      db,
+      eb
+        .selectFrom('group_members')
+        .innerJoin('groups', 'groups.id', 'group_members.group_id')
+        .select(['groups.id', 'groups.view_version'])
+        .whereRef('group_members.user_id', '=', 'users.id')
+        .orderBy('groups.id'),
+    ).as('group_versions'),
+    unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
+    ...counts.map((count, index) => count.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
+    // Not `users.id`: a rider's subquery that joins users (a note's author) would shadow it.
+    (rider ? rider.column(db, sql.ref<number>('sessions.user_id'), argument) : sql<unknown>`null`).as('rider'),
+  ] as const;
+}
+
+/** One session by its key, live at `now`. `first`: on the way to a write (GOES_FIRST). */
+function oneSession(counts: readonly NavigationCount[], rider: SessionRider | undefined, first: boolean) {
+  return new PreparedQuery((db, params: Params<SessionAsk>) =>
+    db
+      .selectFrom('sessions')
+      .$if(first, (query) => query.modifyFront(sql.raw(GOES_FIRST)))
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select((eb) => sessionColumns(db, eb, counts, rider, sql<number>`${params.argument}`))
+      .where('sessions.session_key', '=', params.key)
+      .where('sessions.expire_date', '>', params.now),
+  );
+}
+
+export type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof oneSession>['executeTakeFirst']>>>;
+
+/**
+ * Many sessions in one PostgreSQL statement: the keys and arguments asked are a table, each
+ * row's `position` says whose it is (a key asked twice, with two arguments, gives two rows).
+ * Live at the earliest `now` asked: each asker checks its own.
+ */
+function manySessions(counts: readonly NavigationCount[], rider: SessionRider | undefined) {
+  return new PreparedQuery((db, params: Params<{ keys: string[]; arguments: number[]; now: number }>) =>
+    db
+      .selectFrom(sql<{ key: string; argument: number; position: string }>`unnest(${params.keys}::text[], ${params.arguments}::bigint[]) with ordinality`.as<'asked'>(sql`asked(key, argument, position)`))
+      .innerJoin('sessions', 'sessions.session_key', 'asked.key')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select((eb) => [...sessionColumns(db, eb, counts, rider, sql.ref<number>('asked.argument')), 'asked.position'])
+      .where('sessions.expire_date', '>', params.now),
+  );
+}
+
+/**
+ * Reads sessions with their statement, built once per rider. On PostgreSQL, the pages' reads
+ * asked in the same turn of the event loop go as one statement (Coalescer): under a crowd every
+ * statement costs the process a send and a wake-up, and the database a round of its protocol,
+ * more than the rows. A read on the way to a write, or inside a transaction, goes alone.
+ */
+export class SessionQueries {
+  private readonly one = new Map<SessionRider | undefined, ReturnType<typeof oneSession>>();
+  private readonly first = new Map<SessionRider | undefined, ReturnType<typeof oneSession>>();
+  private readonly many = new Map<SessionRider | undefined, Coalescer<SessionAsk, SessionRow | undefined>>();
+
+  constructor(private readonly counts: readonly NavigationCount[]) {}
+
+  read(db: Kysely<Database>, ask: SessionAsk, rider: SessionRider | undefined, writing: boolean): Promise<SessionRow | undefined> {
+    const batched = !writing && !db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
+    if (batched) return this.batch(db, rider).call(ask);
+    const statements = writing ? this.first : this.one;
+    let statement = statements.get(rider);
+    if (!statement) statements.set(rider, (statement = oneSession(this.counts, rider, writing)));
+    return statement.executeTakeFirst(db, ask);
+  }
+
+  private batch(db: Kysely<Database>, rider: SessionRider | undefined) {
+    let coalescer = this.many.get(rider);
+    if (!coalescer) {
+      const statement = manySessions(this.counts, rider);
+      coalescer = new Coalescer(async (asks: readonly SessionAsk[]) => {
+        const now = Math.min(...asks.map((ask) => ask.now));
+        const rows = await statement.execute(db, { keys: asks.map((ask) => ask.key), arguments: asks.map((ask) => ask.argument), now });
+        const answers: (SessionRow | undefined)[] = asks.map(() => undefined);
+        for (const { position, ...row } of rows) {
+          const index = Number(position) - 1;
+          if (row.expire_date > asks[index]!.now) answers[index] = row;
+        }
+        return answers;
+      }, BATCH_MAX);
+      this.many.set(rider, coalescer);
+    }
+    return coalescer;
+  }
+}
