@@ -3,7 +3,9 @@
  * run at setImmediate, after the turn's poll phase, by when every request read from the sockets
  * that were ready has asked. A run takes at most `max` calls (the rest wait for the next run, at
  * once), and a run that fails fails its own calls only. `run` gets the arguments in the order
- * asked and answers each in the same place.
+ * asked and answers each in the same place. Nothing waits past the turn: every call asked is in
+ * a run started at the next setImmediate, so what is pending is bounded by the requests a
+ * process has in flight (each asks once), and the runs' own waits are bounded by theirs.
  */
 export class Coalescer<A, R> {
   private pending: { argument: A; resolve(value: R): void; reject(error: unknown): void }[] = [];

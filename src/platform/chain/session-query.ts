@@ -104,6 +104,7 @@ export class SessionQueries {
     return statement.executeTakeFirst(db, ask);
   }
 
+  /** The rider's coalescer, on the store's own database (never a transaction's: those go alone). */
   private batch(db: Kysely<Database>, rider: SessionRider | undefined) {
     let coalescer = this.many.get(rider);
     if (!coalescer) {
