@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { UsersRepository } from '../src/features/accounts/repository.js';
@@ -95,6 +96,9 @@ export async function seedCrowd(databaseUrl: string): Promise<CrowdUser[]> {
       const shared = users.filter((other) => other.groupId === groupId && other.id !== id).flatMap((other) => other.own.filter((note) => note.groupId !== null));
       crowd.push({ id, username, groupId, own, cookie: `sessionid=${session.key}; csrftoken=${CROWD_CSRF}`, token: token.token, visible: [...own, ...shared].map((note) => note.id) });
     }
+    // As in notes-seed.ts: a bulk load has to ask for what autovacuum would have done as the
+    // tables grew (statistics and the visibility map), and a server may run with it off.
+    if (database.dialect === 'postgres') await sql`vacuum analyze`.execute(database.db);
     return crowd;
   } finally {
     await database.close();
