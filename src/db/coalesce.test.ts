@@ -53,4 +53,45 @@ describe('Coalescer', () => {
     const settled = await Promise.allSettled([short.call(1), short.call(2)]);
     expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected']);
   });
+
+  it('with `maxRuns` in flight, calls of later turns wait for one to end and then go as one run', async () => {
+    const runs: number[][] = [];
+    const ends: (() => void)[] = [];
+    const coalescer = new Coalescer<number, number>(async (batch) => {
+      runs.push([...batch]);
+      await new Promise<void>((resolve) => ends.push(resolve));
+      return batch.map((value) => value * 2);
+    }, 64, 1);
+    const first = coalescer.call(1);
+    await nextTurn();
+    expect(runs).toEqual([[1]]);
+    // Three turns while the first run is in flight: no run starts.
+    const later = [coalescer.call(2)];
+    await nextTurn();
+    later.push(coalescer.call(3));
+    await nextTurn();
+    later.push(coalescer.call(4));
+    await nextTurn();
+    expect(runs).toEqual([[1]]);
+    ends.shift()!();
+    expect(await first).toBe(2);
+    await nextTurn();
+    expect(runs).toEqual([[1], [2, 3, 4]]);
+    ends.shift()!();
+    expect(await Promise.all(later)).toEqual([4, 6, 8]);
+  });
+
+  it('starts the next run when one in flight fails', async () => {
+    let calls = 0;
+    const coalescer = new Coalescer<number, number>(async (batch) => {
+      calls += 1;
+      if (calls === 1) throw new Error('first run failed');
+      return batch.map((value) => value * 2);
+    }, 64, 1);
+    const settled = await Promise.allSettled([coalescer.call(1), (async () => {
+      await nextTurn();
+      return coalescer.call(2);
+    })()]);
+    expect(settled.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+  });
 });

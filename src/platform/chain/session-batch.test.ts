@@ -51,6 +51,24 @@ describe('sessions read at once', () => {
     expect(statements).toBe(postgres() ? 1 : 4);
   });
 
+  it('on PostgreSQL, loads asked in later turns while a statement is out wait for it and go together in the next', async () => {
+    const [first, ...later] = await sessions(4);
+    const now = Date.now();
+    // On PostgreSQL the rider holds each statement out for 200 ms: the three later turns come while the first is out.
+    const slow: SessionRider = postgres() ? { ...tagging, column: (db, userId, argument) => sql<number>`(select cast(${argument} as integer) * 1000 + ${userId} from pg_sleep(0.2))` } : tagging;
+    let loaded: Awaited<ReturnType<SessionStore['load']>>[] = [];
+    const statements = await counter.during(async () => {
+      const asked = [store.load(first!.key, now, { rider: slow, argument: 1 })];
+      for (const { key } of later) {
+        await new Promise((resolve) => setImmediate(resolve));
+        asked.push(store.load(key, now, { rider: slow, argument: 1 }));
+      }
+      loaded = await Promise.all(asked);
+    });
+    expect(loaded.map((session) => Number(session?.rider))).toEqual([first, ...later].map((made) => 1000 + made!.user.id));
+    expect(statements).toBe(postgres() ? 2 : 4);
+  });
+
   it('reads each session’s rider with its own argument, also one session asked twice', async () => {
     const [a, b] = await sessions(2);
     const now = Date.now();
