@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
+import { Coalescer } from '../../db/coalesce.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -36,25 +37,51 @@ export interface TokenCaller {
   groupIds: readonly number[];
 }
 
-/** The token, its active user and their groups, in one statement prepared once. */
-const tokenQuery = new PreparedQuery((db, params: Params<{ hash: string }>) =>
-  db
+/** The tokens' rows, with their active users and their groups. */
+function tokenRows(db: Kysely<Database>) {
+  return db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
-    .select(['access_tokens.id', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.language', 'users.is_admin'])
+    .select(['access_tokens.id', 'access_tokens.token_hash', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.language', 'users.is_admin'])
     .select((eb) => jsonRowsFrom(db, eb.selectFrom('group_members').select('group_members.group_id as id').whereRef('group_members.user_id', '=', 'users.id').orderBy('group_members.group_id')).as('groups'))
-    .where('access_tokens.token_hash', '=', params.hash)
-    .where('users.is_active', '=', 1),
-);
+    .where('users.is_active', '=', 1);
+}
+
+/** One token, in one statement prepared once. */
+const tokenQuery = new PreparedQuery((db, params: Params<{ hash: string }>) => tokenRows(db).where('access_tokens.token_hash', '=', params.hash));
+
+/** Many tokens in one PostgreSQL statement, each row naming its hash. */
+const tokensQuery = new PreparedQuery((db, params: Params<{ hashes: string[] }>) => tokenRows(db).where(sql<SqlBool>`access_tokens.token_hash = any(${params.hashes}::text[])`));
+
+type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenQuery.executeTakeFirst>>>;
+
+/** The most tokens one statement reads, and the statements out at a time (as the sessions': chain/session-query.ts). */
+const BATCH_MAX = 64;
+const BATCH_RUNS = 1;
 
 /** Looks up bearer tokens for the API layer; creating, listing and revoking them is the accounts feature's. */
 export class TokenStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * On PostgreSQL the tokens that requests ask for while a statement is out (or in one turn of
+   * the event loop) are read in one statement, as the pages' sessions are: under the crowd's API
+   * reads the token's statement was one of every request's two.
+   */
+  private readonly batch: Coalescer<string, TokenRow | undefined> | undefined;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.batch = db.getExecutor().adapter instanceof PostgresAdapter && !db.isTransaction
+      ? new Coalescer(async (hashes) => {
+        const rows = new Map((await tokensQuery.execute(db, { hashes: [...hashes] })).map((row) => [row.token_hash, row]));
+        return hashes.map((hash) => rows.get(hash));
+      }, BATCH_MAX, BATCH_RUNS)
+      : undefined;
+  }
 
   /** The caller a token stands for; null for a malformed, unknown or revoked token, or a deactivated user. */
   async authenticate(token: string): Promise<TokenCaller | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const row = await tokenQuery.executeTakeFirst(this.db, { hash: hashToken(token) });
+    const hash = hashToken(token);
+    const row = this.batch ? await this.batch.call(hash) : await tokenQuery.executeTakeFirst(this.db, { hash });
     if (!row) return null;
     return {
       tokenId: row.id,

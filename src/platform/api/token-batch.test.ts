@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToken } from '../../../test/api.js';
+import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
+import { QueryCounter } from '../../../test/query-count.js';
+import { TokenStore, newToken } from './tokens.js';
+
+// On PostgreSQL the tokens that API requests ask for at once are read in one statement
+// (tokens.ts, as the pages' sessions are); each request must still get its own caller, and an
+// unknown, revoked or deactivated user's token nobody. SQLite reads each alone.
+
+let t: TestApp;
+const counter = new QueryCounter();
+let store: TokenStore;
+const postgres = () => t.database.dialect === 'postgres';
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  store = new TokenStore(t.db.withPlugin(counter));
+});
+afterAll(() => t.close());
+
+describe('tokens read at once', () => {
+  it('give each request its own caller with its own groups, in one statement on PostgreSQL; the unknown, revoked and deactivated none', async () => {
+    const [a, b, c, gone, off] = [await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db)];
+    const group = await createGroup(t.db, a, [c]);
+    const [ta, tb, tc] = [await createToken(t.db, a, 'write'), await createToken(t.db, b, 'read'), await createToken(t.db, c, 'read')];
+    const revoked = await createToken(t.db, gone);
+    await t.db.deleteFrom('access_tokens').where('user_id', '=', gone.id).execute();
+    const deactivated = await createToken(t.db, off);
+    await t.db.updateTable('users').set({ is_active: 0 }).where('id', '=', off.id).execute();
+    const asked = [ta, tb, newToken().token, tc, revoked, deactivated, ta];
+    let callers: Awaited<ReturnType<TokenStore['authenticate']>>[] = [];
+    const statements = await counter.during(async () => {
+      callers = await Promise.all(asked.map((token) => store.authenticate(token)));
+    });
+    expect(callers.map((caller) => caller?.user.id ?? null)).toEqual([a.id, b.id, null, c.id, null, null, a.id]);
+    expect(callers.map((caller) => caller?.scope ?? null)).toEqual(['write', 'read', null, 'read', null, null, 'write']);
+    expect(callers[0]!.groupIds).toEqual([group.id]);
+    expect(callers[1]!.groupIds).toEqual([]);
+    expect(callers[3]!.groupIds).toEqual([group.id]);
+    expect(statements).toBe(postgres() ? 1 : asked.length);
+  });
+});
