@@ -3,7 +3,7 @@ import type autocannon from 'autocannon';
 import { CROWD_CSRF, type CrowdUser, GROUP_SIZE, NOTES_EACH, USERS, seedCrowd } from './crowd-seed.js';
 import { type WriteRound, type Writers, startWriters } from './crowd-writers.js';
 import { CROWD_CONFIGURATIONS, type Configuration, chosenConfigurations } from './configs.js';
-import { type Measurement, type RunningProcess, measure, scratch, startApp, startBare, summarize } from './lib.js';
+import { type Measurement, type RunningProcess, measure, probe, scratch, startApp, startBare, summarize } from './lib.js';
 import { type Round, alternateRuns } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
 import { defaultWorkers } from '../src/config.js';
@@ -33,6 +33,15 @@ const EDITS_PER_SECOND = 10;
 const CHAT_PER_SECOND = 5;
 const CHATTERS_PER_GROUP = 2;
 const API_PATH = '/api/v1/notes/';
+/**
+ * The open-loop phase's reads a second, the same for every configuration so that they compare: a
+ * busy instance's load, well under what any configuration serves here, once the load generator's
+ * own work (node:http's client costs more a request than autocannon) is on the same two cores.
+ */
+const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 400);
+const OPEN_SECONDS = Math.max(5, Math.round(SECONDS / 4));
+/** Connections the open loop may open: enough that a request never waits in the load generator for one. */
+const OPEN_SOCKETS = 256;
 
 type CrowdMeasurement = Measurement & { writes: WriteRound };
 
@@ -46,17 +55,25 @@ interface Row {
   baseline: Measurement;
   /** `GET /api/v1/notes/` with each user's token, against bare node sending that JSON. */
   api: { reads: number; share: number; readP99: number };
+  /** The same reads at OPEN_RATE, sent on schedule; bare node at that rate too. */
+  open: { p50: number; p99: number; editP99: number; bareP50: number; bareP99: number };
   live: LiveListFigures;
 }
 
 const random = (count: number) => Math.floor(Math.random() * count);
 
-/** Every request as a random user of the crowd: the list, or a note that user may see. */
+/** A read as a random user of the crowd: the list, or a note that user may see. */
+function crowdRead(crowd: CrowdUser[]): { path: string; headers: Record<string, string> } {
+  const user = crowd[random(crowd.length)]!;
+  const path = Math.random() < LIST_SHARE ? '/notes/' : `/notes/${user.visible[random(user.visible.length)]}/`;
+  return { path, headers: { cookie: user.cookie } };
+}
+
+/** Every request of autocannon's as crowdRead's. */
 function crowdRequests(crowd: CrowdUser[]) {
   return (request: autocannon.Request): autocannon.Request => {
-    const user = crowd[random(crowd.length)]!;
-    const path = Math.random() < LIST_SHARE ? '/notes/' : `/notes/${user.visible[random(user.visible.length)]}/`;
-    return { ...request, path, headers: { ...request.headers, cookie: user.cookie } };
+    const { path, headers } = crowdRead(crowd);
+    return { ...request, path, headers: { ...request.headers, ...headers } };
   };
 }
 
@@ -69,7 +86,7 @@ function apiRequests(crowd: CrowdUser[]) {
 }
 
 /** Any read but a 200 fails the benchmark: the figures would be of error pages. */
-function checkReads(what: string, m: Measurement): void {
+function checkReads(what: string, m: Pick<Measurement, 'errors' | 'non2xx' | 'statusCodes'>): void {
   const wrong = Object.entries(m.statusCodes ?? {}).filter(([code]) => code !== '200');
   if (m.errors || m.non2xx || wrong.length) throw new Error(`${what}: ${m.errors} errors, ${m.non2xx} non-2xx, statuses ${JSON.stringify(m.statusCodes)}`);
 }
@@ -100,6 +117,8 @@ async function checkPages(app: RunningProcess, crowd: CrowdUser[]): Promise<{ bo
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
+/** Latencies of a few milliseconds, as the open loop's are. */
+const fine = (value: number) => `${value.toFixed(1)} ms`;
 const rate = (value: number) => Math.round(value).toLocaleString('en');
 
 function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number): void {
@@ -156,6 +175,24 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       },
       { rounds: ROUNDS, seconds: SECONDS, warmUp: 3, onRound: printRound },
     );
+    // The closed loop's p99 is mostly its own queue (Little's law, in the README). The same reads
+    // at a fixed rate, each sent on schedule whether or not earlier ones are back, the writers
+    // writing: the latency of an instance that is busy, not overrun. Bare node at that rate shows
+    // what the load generator and the machine add by themselves. The first seconds open the
+    // connections and are not counted.
+    const openReads = (seconds: number) => ({ rate: OPEN_RATE, seconds, sockets: OPEN_SOCKETS, next: () => crowdRead(crowd) });
+    await probe(appUrl, openReads(2));
+    const [open, openWrites] = await Promise.all([probe(appUrl, openReads(OPEN_SECONDS)), load.run(OPEN_SECONDS)]);
+    checkReads('groupnotes reads at a fixed rate', open);
+    checkWrites(openWrites);
+    await probe(bareUrl, openReads(2));
+    const bareOpen = await probe(bareUrl, openReads(OPEN_SECONDS));
+    checkReads('bare node:http at a fixed rate', bareOpen);
+    const openEditP99 = summarize(openWrites.edits.latencies, openWrites.seconds).p99;
+    console.log(
+      `  open loop, ${rate(OPEN_RATE)} reads/s for ${OPEN_SECONDS} s: groupnotes p50 ${fine(open.p50)}, p99 ${fine(open.p99)}, ` +
+        `${openWrites.edits.sent} edits saved, p99 ${fine(openEditP99)}; bare p50 ${fine(bareOpen.p50)}, p99 ${fine(bareOpen.p99)}`,
+    );
     // The API's share: the same crowd and writers, reads through GET /api/v1/notes/ with tokens,
     // against bare node sending one user's answer (a second bare server, so each ceiling sends its own bytes).
     const apiPage = await fetch(app.url + API_PATH, { headers: { authorization: `Bearer ${crowd[0]!.token}` } });
@@ -192,6 +229,7 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       chatPerSecond,
       baseline: result.baseline,
       api: { reads: api.ours.rps, share: api.share, readP99: api.ours.p99 },
+      open: { p50: open.p50, p99: open.p99, editP99: openEditP99, bareP50: bareOpen.p50, bareP99: bareOpen.p99 },
       live,
     };
     console.log(
@@ -222,6 +260,12 @@ function printTable(rows: Row[]): void {
     console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} | ${api} | ${live} |`);
   }
   console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | | | 100% | | | |`);
+  console.log(`\nOpen loop: the same reads, ${rate(OPEN_RATE)} a second sent on schedule for ${OPEN_SECONDS} s, the writers writing; bare node:http at that rate beside it.\n`);
+  console.log('| configuration | read p50 | read p99 | edit p99 | bare p50 | bare p99 |');
+  console.log('|---|---|---|---|---|---|');
+  for (const { label, open } of rows) {
+    console.log(`| ${label} | ${fine(open.p50)} | ${fine(open.p99)} | ${fine(open.editP99)} | ${fine(open.bareP50)} | ${fine(open.bareP99)} |`);
+  }
 }
 
 export async function run(): Promise<void> {

@@ -159,10 +159,25 @@ export async function measure(
  */
 export async function probe(
   url: string,
-  { rate = 100, seconds = 12, headers = {} }: { rate?: number; seconds?: number; headers?: Record<string, string> } = {},
-): Promise<Measurement & { latencies: number[] }> {
+  {
+    rate = 100,
+    seconds = 12,
+    headers = {},
+    sockets = 8,
+    next,
+  }: {
+    rate?: number;
+    seconds?: number;
+    headers?: Record<string, string>;
+    /** Connections open at most: a request sent while all are busy waits for one, and that wait is timed. */
+    sockets?: number;
+    /** Each request's path (on `url`'s origin) and headers, when they change from one to the next. */
+    next?: () => { path: string; headers: Record<string, string> };
+  } = {},
+): Promise<Measurement & { latencies: number[]; statusCodes: Record<string, number> }> {
   const { Agent, get } = await import('node:http');
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const statusCodes: Record<string, number> = {};
   const latencies: number[] = [];
   let errors = 0;
   let non2xx = 0;
@@ -177,7 +192,10 @@ export async function probe(
     };
     const send = () => {
       const at = performance.now();
-      get(url, { agent, headers }, (response) => {
+      const asked = next?.();
+      const target = asked ? new URL(asked.path, url) : url;
+      get(target, { agent, headers: asked?.headers ?? headers }, (response) => {
+        statusCodes[response.statusCode!] = (statusCodes[response.statusCode!] ?? 0) + 1;
         if (response.statusCode! < 200 || response.statusCode! >= 300) non2xx++;
         response.resume();
         response.on('end', () => {
@@ -202,7 +220,7 @@ export async function probe(
     tick();
   });
   agent.destroy();
-  return { ...summarize(latencies, (performance.now() - started) / 1000), errors, non2xx, latencies };
+  return { ...summarize(latencies, (performance.now() - started) / 1000), errors, non2xx, latencies, statusCodes };
 }
 
 /** Rate and percentiles of latencies in milliseconds (several probes' together, say) taken over `seconds`. */
