@@ -62,6 +62,39 @@ describe('prepared statements', () => {
   });
 });
 
+describe('prepared statements keep their plans', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // Pages kept (the note page's session statement then reads the note's token with it), and
+    // one connection, so that the statements prepared and their plans are all on the one asked.
+    t = await buildTestApp({ DATABASE_POOL_SIZE: '1' });
+  });
+  afterAll(() => t.close());
+
+  it('a note page asked for one at a time is not planned again each time: PostgreSQL keeps the session statement’s generic plan', async () => {
+    const { user, browser } = await loggedIn(t);
+    const friend = await createUser(t.db);
+    const group = await createGroup(t.db, friend, [user]);
+    const note = await createNote(t.db, friend, { group_id: group.id, title: 'Planned once' });
+    const pages = 12;
+    for (let i = 0; i < pages; i += 1) {
+      const page = await browser.get(`/notes/${note.id}/`);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Planned once');
+    }
+    if (t.database.dialect !== 'postgres') return;
+    // The session statement that read the note's audience with the session (noteTokenRider).
+    const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
+      select generic_plans, custom_plans from pg_prepared_statements
+      where not from_sql and statement like '%"sessions"."session_key"%' and statement like '%as "audience"%'`.execute(t.db);
+    expect(rows).toHaveLength(1);
+    // PostgreSQL plans a prepared statement for its values five times before it weighs the generic plan.
+    expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
+    expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(pages - 5);
+  });
+});
+
 describe('prepared statements per connection', () => {
   let testDb: TestDatabase;
   let database: DatabaseHandle;
