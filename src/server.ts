@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
 import type { Config } from './config.js';
-import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { type DatabaseHandle, openDatabase, sqliteFile } from './db/database.js';
+import { startCheckpointer } from './db/sqlite-checkpoint.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/process/drain.js';
 import { leave, takeConnections } from './platform/process/hand-off.js';
@@ -36,6 +37,9 @@ export async function startServer(config: Config, { migrate = true, listen = tru
   else await app.ready();
   app.mailSender.start();
   app.background.start();
+  // SQLite: the write-ahead log is copied into the database by a thread, not inside a request's commit.
+  const file = sqliteFile(config.databaseUrl);
+  const checkpointer = file ? startCheckpointer(file, (error) => app.log.error({ err: error }, 'the SQLite checkpoint thread stopped')) : undefined;
 
   const sweep = setInterval(() => {
     sweepExpired(database.db).catch((error: unknown) => app.log.error({ err: error }, 'sweep of expired sessions failed'));
@@ -49,6 +53,7 @@ export async function startServer(config: Config, { migrate = true, listen = tru
       clearInterval(sweep);
       await stopAccepting(app, drainMs);
       await app.close();
+      await checkpointer?.stop();
       await database.close();
     },
   };

@@ -115,6 +115,12 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   return { db, dialect: 'postgres', close: () => db.destroy(), waiting: () => preparing.lanes.waiting };
 }
 
+/** The file a `sqlite:<path>` URL names; undefined for any other database (or `:memory:`). */
+export function sqliteFile(url: string): string | undefined {
+  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : undefined;
+  return path === ':memory:' ? undefined : path;
+}
+
 /** Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type. */
 export function openDatabase(url: string, { poolSize = 10 } = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
