@@ -127,18 +127,19 @@ describe('prepared statements per connection', () => {
     if (database.dialect === 'postgres') expect((await preparedOn(database)).length).toBe(PREPARED_PER_CONNECTION);
   });
 
-  it('a connection opens with its settings: SQLite in WAL with foreign keys and a busy timeout; PostgreSQL with no parallel workers unless DATABASE_URL says otherwise', async () => {
+  it('a connection opens with its settings: SQLite in WAL, synchronous NORMAL, with foreign keys and a busy timeout; PostgreSQL with no parallel workers and commits that do not wait for the WAL flush, unless DATABASE_URL says otherwise', async () => {
     if (database.dialect === 'sqlite') {
       const pragma = async (name: string) => Object.values((await sql<Record<string, unknown>>`pragma ${sql.raw(name)}`.execute(database.db)).rows[0]!)[0];
-      expect([await pragma('journal_mode'), await pragma('foreign_keys'), await pragma('busy_timeout')]).toEqual(['wal', 1, 5000]);
+      // synchronous 1 is NORMAL: in WAL, a commit is not flushed to disk until a checkpoint.
+      expect([await pragma('journal_mode'), await pragma('synchronous'), await pragma('foreign_keys'), await pragma('busy_timeout')]).toEqual(['wal', 1, 1, 5000]);
       return;
     }
-    const workers = async (handle: DatabaseHandle) =>
-      (await sql<{ workers: string }>`select current_setting('max_parallel_workers_per_gather') as workers`.execute(handle.db)).rows[0]!.workers;
-    expect(await workers(database)).toBe('0');
-    const own = openDatabase(`${testDb.url}?options=${encodeURIComponent('-c max_parallel_workers_per_gather=1')}`, { poolSize: 1 });
+    const settings = async (handle: DatabaseHandle) =>
+      (await sql<{ workers: string; commit: string }>`select current_setting('max_parallel_workers_per_gather') as workers, current_setting('synchronous_commit') as commit`.execute(handle.db)).rows[0];
+    expect(await settings(database)).toEqual({ workers: '0', commit: 'off' });
+    const own = openDatabase(`${testDb.url}?options=${encodeURIComponent('-c max_parallel_workers_per_gather=1 -c synchronous_commit=on')}`, { poolSize: 1 });
     onTestFinished(() => own.close());
-    expect(await workers(own)).toBe('1');
+    expect(await settings(own)).toEqual({ workers: '1', commit: 'on' });
   });
 
   it('a statement marked PLAN_FOR_VALUES is never prepared: planned for its values each time', async () => {
