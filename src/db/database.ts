@@ -121,14 +121,19 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   return { db, dialect: 'postgres', close: () => db.destroy(), waiting: () => preparing.lanes.waiting };
 }
 
+/** The path a `sqlite:<path>` URL names (`:memory:` too); undefined for any other database. */
+function sqlitePath(url: string): string | undefined {
+  return url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : undefined;
+}
+
 /** The file a `sqlite:<path>` URL names; undefined for any other database (or `:memory:`). */
 export function sqliteFile(url: string): string | undefined {
-  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : undefined;
+  const path = sqlitePath(url);
   return path === ':memory:' ? undefined : path;
 }
 
 /** Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type. */
 export function openDatabase(url: string, { poolSize = 10 } = {}): DatabaseHandle {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  return openPostgres(url, poolSize);
+  const path = sqlitePath(url);
+  return path === undefined ? openPostgres(url, poolSize) : openSqlite(path);
 }
