@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -14,6 +13,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { preparingPool } from './pg-prepared.js';
+import { TwoConnectionDriver, WRITE_LOCK_WAIT_MS, openConnection } from './sqlite-driver.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -29,32 +29,10 @@ export interface DatabaseHandle {
 // int8 (COUNT, bigint epoch-millisecond timestamps) as numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-const STATEMENT_CACHE_SIZE = 500;
-
 /**
- * Kysely's SQLite driver prepares every query anew; compiling the same SQL again is most of the
- * cost of a small query. Prepared statements are kept by SQL text (bounded, oldest out first).
- * Safe because better-sqlite3 runs each statement to completion before the next one starts.
- */
-function cacheStatements(sqlite: SQLite.Database): void {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = ((source: string) => {
-    let statement = cache.get(source);
-    if (!statement) {
-      statement = prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(source, statement);
-    }
-    return statement;
-  }) as SQLite.Database['prepare'];
-}
-
-/**
- * Transactions start with BEGIN IMMEDIATE: the write lock is taken at the start (waiting up to
- * busy_timeout for another process, e.g. a second instance or a CLI command) instead of at the
- * first write, where SQLite would fail at once with SQLITE_BUSY because the transaction's
- * snapshot is already stale.
+ * An in-memory database (tests of the CLI's parsing and the like) is one connection, which
+ * Kysely's driver lends to one caller at a time. Transactions start with BEGIN IMMEDIATE, as on a
+ * file (sqlite-driver.ts).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -74,13 +52,13 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: SQLite.Database) {
-    super({ database: sqlite });
+class OurSqliteDialect extends SqliteDialect {
+  constructor(private readonly driver: () => Driver) {
+    super({ database: () => Promise.reject(new Error('the driver opens its connections')) });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.sqlite });
+    return this.driver();
   }
 
   override createAdapter(): DialectAdapter {
@@ -88,15 +66,10 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(path: string): DatabaseHandle {
+function openSqlite(path: string, writeLockWaitMs: number): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  cacheStatements(sqlite);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
+  const driver = path === ':memory:' ? () => new ImmediateSqliteDriver({ database: openConnection(path, WRITE_LOCK_WAIT_MS) }) : () => new TwoConnectionDriver(path, writeLockWaitMs);
+  const db = new Kysely<Database>({ dialect: new OurSqliteDialect(driver) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -132,8 +105,11 @@ export function sqliteFile(url: string): string | undefined {
   return path === ':memory:' ? undefined : path;
 }
 
-/** Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type. */
-export function openDatabase(url: string, { poolSize = 10 } = {}): DatabaseHandle {
+/**
+ * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type.
+ * `writeLockWaitMs`: how long a SQLite write waits for the lock before it fails (tests shorten it).
+ */
+export function openDatabase(url: string, { poolSize = 10, writeLockWaitMs = WRITE_LOCK_WAIT_MS } = {}): DatabaseHandle {
   const path = sqlitePath(url);
-  return path === undefined ? openPostgres(url, poolSize) : openSqlite(path);
+  return path === undefined ? openPostgres(url, poolSize) : openSqlite(path, writeLockWaitMs);
 }

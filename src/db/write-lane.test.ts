@@ -4,9 +4,9 @@ import { createNote, findNote } from '../../test/notes-factories.js';
 
 // With every connection busy, a form's POST waits for one before the page reads asked before it
 // (PostgreSQL, pg-lanes.ts): its session and its write each go to the first line. Without either
-// (one line for all, or the session read in the reads' line) the page is answered first. SQLite has one
-// connection in the process, taken in turn by one statement or transaction after another: the
-// same requests are answered, in no promised order.
+// (one line for all, or the session read in the reads' line) the page is answered first. On SQLite the
+// page is read on the reader connection while the transaction holds the writer (sqlite-driver.ts):
+// the same requests are answered, in no promised order.
 
 let t: TestApp;
 
