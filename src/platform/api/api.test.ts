@@ -40,7 +40,9 @@ describe('tokens', () => {
     const { user, browser } = await loggedIn(t);
     const token = await createToken(t.db, user);
     const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    for (const authorization of [`Bearer ${token.slice(0, -1)}x`, 'Bearer gnp_short', `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer']) {
+    // Mistyped: the last character changed (to another one: a token may end in 'x').
+    const mistyped = `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`;
+    for (const authorization of [`Bearer ${mistyped}`, 'Bearer gnp_short', `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer']) {
       const response = await anonymous().get('/api/v1/me/', { headers: { authorization, cookie } });
       expect(response.statusCode, authorization).toBe(401);
       expect(response.data).toMatchObject({ error: { code: 'unauthenticated' } });
