@@ -134,6 +134,15 @@ describe('SQLite: reads and writes in one process', () => {
     expect(await values(db)).toEqual(['first']);
   });
 
+  it('a connection that wrote can then run a transaction of its own: it already holds the writer', async () => {
+    const db = database.db as unknown as Kysely<never>;
+    await db.connection().execute(async (connection) => {
+      await insert(connection, 'outside');
+      await connection.transaction().execute((trx) => insert(trx, 'inside'));
+    });
+    expect(await values(db)).toEqual(['inside', 'outside']);
+  });
+
   it('a connection that begins its own read transaction keeps its snapshot while others write', async () => {
     const db = database.db as unknown as Kysely<never>;
     await insert(db, 'before');

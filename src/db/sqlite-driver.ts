@@ -160,7 +160,9 @@ class Handle implements DatabaseConnection {
     for (const row of sqlite.prepare(compiled.sql).iterate(compiled.parameters)) yield { rows: [row as R] };
   }
 
+  /** Takes the writer, unless this handle holds it already (it wrote, then began a transaction). */
   async takeWriter(): Promise<void> {
+    if (this.holdsWriter) return;
     this.deadline = await this.driver.writer.take();
     this.holdsWriter = true;
   }
