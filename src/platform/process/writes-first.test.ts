@@ -2,7 +2,7 @@ import { type Socket, connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../test/helpers.js';
-import { writesFirst } from './writes-first.js';
+import { SQLITE_READS_PER_TURN as READS_PER_TURN, writesFirst } from './writes-first.js';
 
 // Requests that reach the process in one turn of its event loop, over real sockets: the POST
 // written last is handled first, then the reads in the order they came.
@@ -16,13 +16,15 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** A server whose routes record the order they are handled in, with or without writesFirst. */
-async function recordingServer(withPlugin: boolean): Promise<{ port: number; handled: string[] }> {
+/** A server whose routes record the order they are handled in, with writesFirst at that many reads a turn, or without it. */
+async function recordingServer(readsPerTurn: number | undefined, onRead: (n: string) => void = () => {}): Promise<{ port: number; handled: string[] }> {
   const handled: string[] = [];
   app = Fastify();
-  if (withPlugin) await app.register(writesFirst);
+  if (readsPerTurn !== undefined) await app.register(writesFirst, { readsPerTurn });
   app.get('/read/:n', async (request) => {
-    handled.push(`GET ${(request.params as { n: string }).n}`);
+    const { n } = request.params as { n: string };
+    handled.push(`GET ${n}`);
+    onRead(n);
     return 'read';
   });
   app.post('/write', async () => {
@@ -63,8 +65,8 @@ function exchange(socket: Socket, request: string): Promise<string> {
 }
 
 /** Five reads, then a write, sent in one go on six connections; the order the server handled them. */
-async function oneTurn(withPlugin: boolean): Promise<string[]> {
-  const { port, handled } = await recordingServer(withPlugin);
+async function oneTurn(readsPerTurn: number | undefined): Promise<string[]> {
+  const { port, handled } = await recordingServer(readsPerTurn);
   const connections = [];
   for (let i = 0; i < 6; i += 1) connections.push(await warmSocket(port));
   handled.length = 0;
@@ -81,11 +83,50 @@ async function oneTurn(withPlugin: boolean): Promise<string[]> {
 
 describe('writes first', () => {
   it('a POST read in the same turn as five GETs is handled before them; the GETs keep their order', async () => {
-    expect(await oneTurn(true)).toEqual(['POST', 'GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5']);
+    expect(await oneTurn(READS_PER_TURN)).toEqual(['POST', 'GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5']);
   });
 
   it('without it the same requests are handled in the order they came (what the test above would see)', async () => {
-    expect(await oneTurn(false)).toEqual(['GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5', 'POST']);
+    expect(await oneTurn(undefined)).toEqual(['GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5', 'POST']);
+  });
+});
+
+const POST = 'POST /write HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok';
+
+/**
+ * Twelve reads in one turn; the first one's handler sends a write, which reaches the process
+ * while it works through the other reads. The order the server handled them.
+ */
+async function writeDuringReads(readsPerTurn: number | undefined): Promise<string[]> {
+  const writer: { socket?: Socket } = {};
+  let written: Promise<string> | undefined;
+  const { port, handled } = await recordingServer(readsPerTurn, (n) => {
+    if (n === '1') written = exchange(writer.socket!, POST);
+  });
+  const readers = [];
+  for (let i = 0; i < 12; i += 1) readers.push(await warmSocket(port));
+  writer.socket = await warmSocket(port);
+  handled.length = 0;
+  const answers = readers.map((socket, i) => exchange(socket, `GET /read/${i + 1} HTTP/1.1\r\nHost: x\r\n\r\n`));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  await Promise.all(answers);
+  await written;
+  return handled;
+}
+
+describe('a write that arrives while reads wait', () => {
+  const reads = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `GET ${from + i}`);
+
+  it(`is handled after at most ${READS_PER_TURN} of them on SQLite, not after all; the reads keep their order`, async () => {
+    expect(await writeDuringReads(READS_PER_TURN)).toEqual([...reads(1, READS_PER_TURN), 'POST', ...reads(READS_PER_TURN + 1, 12)]);
+  });
+
+  it('with no bound (PostgreSQL) the turn takes every waiting read, as without writes first', async () => {
+    expect(await writeDuringReads(Infinity)).toEqual([...reads(1, 12), 'POST']);
+  });
+
+  it('without writes first it waits for every read that came before it', async () => {
+    expect(await writeDuringReads(undefined)).toEqual([...reads(1, 12), 'POST']);
   });
 });
 
