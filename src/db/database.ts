@@ -12,6 +12,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { CONNECTION_WAIT_MS } from './pg-lanes.js';
 import { preparingPool } from './pg-prepared.js';
 import { TwoConnectionDriver, WRITE_LOCK_WAIT_MS, openConnection } from './sqlite-driver.js';
 import type { Database } from './schema.js';
@@ -87,9 +88,9 @@ function openSqlite(path: string, writeLockWaitMs: number): DatabaseHandle {
  */
 const CONNECTION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c synchronous_commit=off';
 
-function openPostgres(url: string, poolSize: number): DatabaseHandle {
+function openPostgres(url: string, poolSize: number, connectionWaitMs: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: CONNECTION_OPTIONS });
-  const preparing = preparingPool(pool, poolSize);
+  const preparing = preparingPool(pool, poolSize, connectionWaitMs);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing }) });
   return { db, dialect: 'postgres', close: () => db.destroy(), waiting: () => preparing.lanes.waiting };
 }
@@ -107,9 +108,10 @@ export function sqliteFile(url: string): string | undefined {
 
 /**
  * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type.
- * `writeLockWaitMs`: how long a SQLite write waits for the lock before it fails (tests shorten it).
+ * `writeLockWaitMs`: how long a SQLite write waits for the lock before it fails;
+ * `connectionWaitMs`: how long a PostgreSQL statement waits for a connection (tests shorten both).
  */
-export function openDatabase(url: string, { poolSize = 10, writeLockWaitMs = WRITE_LOCK_WAIT_MS } = {}): DatabaseHandle {
+export function openDatabase(url: string, { poolSize = 10, writeLockWaitMs = WRITE_LOCK_WAIT_MS, connectionWaitMs = CONNECTION_WAIT_MS } = {}): DatabaseHandle {
   const path = sqlitePath(url);
-  return path === undefined ? openPostgres(url, poolSize) : openSqlite(path, writeLockWaitMs);
+  return path === undefined ? openPostgres(url, poolSize, connectionWaitMs) : openSqlite(path, writeLockWaitMs);
 }

@@ -1,4 +1,5 @@
 import type { PostgresPoolClient } from 'kysely';
+import { ConnectionWaitTimeout } from './errors.js';
 
 /**
  * Marks a read made on the way to a write (the session of a form's POST): it waits for a
@@ -78,7 +79,7 @@ export class ConnectionLanes<C> {
       };
       const timer = setTimeout(() => {
         line.splice(line.indexOf(take), 1);
-        reject(new Error(`no database connection came free within ${this.waitMs} ms`));
+        reject(new ConnectionWaitTimeout(this.waitMs));
       }, this.waitMs);
       line.push(take);
     });

@@ -88,9 +88,9 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient['query'] {
  * their first statement, writes first (pg-lanes.ts), and send named statements through the
  * connection's own record of what it prepared.
  */
-export function preparingPool(pool: pg.Pool, size: number): PostgresPool & { lanes: ConnectionLanes<pg.PoolClient> } {
+export function preparingPool(pool: pg.Pool, size: number, waitMs?: number): PostgresPool & { lanes: ConnectionLanes<pg.PoolClient> } {
   const queries = new WeakMap<pg.PoolClient, PostgresPoolClient['query']>();
-  const lanes = new ConnectionLanes(size, () => pool.connect(), (client: pg.PoolClient) => client.release());
+  const lanes = new ConnectionLanes(size, () => pool.connect(), (client: pg.PoolClient) => client.release(), waitMs);
   const queryOn = (client: pg.PoolClient) => {
     let query = queries.get(client);
     if (!query) queries.set(client, (query = preparingClient(client)));

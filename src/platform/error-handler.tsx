@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { isDatabaseBusy } from '../db/errors.js';
 import { HttpError, STATUS_TITLES, ServiceUnavailable } from '../errors.js';
 import { ApiError, isApiRequest } from './api/layer.js';
 import { ErrorPage } from './views/error-page.js';
@@ -41,14 +42,22 @@ function apiErrorBody(error: Error, status: number, message: string, t: Translat
   return { error: { code, message, fields: translated } };
 }
 
+/** Seconds a client is asked to wait before it tries again when the database was too busy. */
+export const DATABASE_BUSY_RETRY_SECONDS = 5;
+
 /** One place renders every error: a styled page (or JSON for scripts), never internals in production. */
 export function installErrorHandler(app: FastifyInstance, config: Config): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    // A database too busy to answer in time (isDatabaseBusy) is a refusal for load like the
+    // others: nothing changed (the statement failed, its transaction rolled back), try again.
+    const busy = !(thrown instanceof HttpError) && isDatabaseBusy(thrown);
+    const error = busy ? new ServiceUnavailable('error.database_busy', DATABASE_BUSY_RETRY_SECONDS) : thrown;
     const known = error instanceof HttpError;
     const fastifyStatus = !known && error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;
     const status = known ? error.statusCode : fastifyStatus ?? 500;
     // A refusal under load is an answer, not a fault, but the operator should see it at warn.
-    if (error instanceof ServiceUnavailable) request.log.warn({ reason: error.message }, 'refused for load');
+    if (busy) request.log.warn({ code: (thrown as { code?: string }).code, reason: thrown.message }, 'database busy');
+    else if (error instanceof ServiceUnavailable) request.log.warn({ reason: error.message }, 'refused for load');
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (known) reply.headers(error.headers);
     const t = requestTranslator(request);
