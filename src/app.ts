@@ -25,7 +25,7 @@ import { TokenStore } from './platform/api/tokens.js';
 import { authenticationLayer } from './platform/chain/authentication.js';
 import { commonLayer } from './platform/chain/common.js';
 import { csrfLayer } from './platform/chain/csrf.js';
-import { SQLITE_READS_PER_TURN, writesFirst } from './platform/process/writes-first.js';
+import { writesFirst } from './platform/process/writes-first.js';
 import { drainOnClose } from './platform/process/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
@@ -121,7 +121,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(requestLog);
   await app.register(drainOnClose);
-  await app.register(writesFirst, { readsPerTurn: database.dialect === 'sqlite' ? SQLITE_READS_PER_TURN : Infinity });
+  await app.register(writesFirst, { dialect: database.dialect });
   // Pages kept while the caller's view token is unchanged (PAGE_CACHE_MB > 0, both databases).
   await app.register(renderDecorator, { budgetBytes: config.pageCacheBytes });
   installErrorHandler(app, config);

@@ -50,7 +50,7 @@ export function installErrorHandler(app: FastifyInstance, config: Config): void 
   app.setErrorHandler((thrown: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     // A database too busy to answer in time (isDatabaseBusy) is a refusal for load like the
     // others: nothing changed (the statement failed, its transaction rolled back), try again.
-    const busy = !(thrown instanceof HttpError) && isDatabaseBusy(thrown);
+    const busy = isDatabaseBusy(thrown);
     const error = busy ? new ServiceUnavailable('error.database_busy', DATABASE_BUSY_RETRY_SECONDS) : thrown;
     const known = error instanceof HttpError;
     const fastifyStatus = !known && error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;

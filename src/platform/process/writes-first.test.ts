@@ -2,7 +2,8 @@ import { type Socket, connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../test/helpers.js';
-import { SQLITE_READS_PER_TURN as READS_PER_TURN, writesFirst } from './writes-first.js';
+import type { Dialect } from '../../db/database.js';
+import { SQLITE_READS_PER_TURN, writesFirst } from './writes-first.js';
 
 // Requests that reach the process in one turn of its event loop, over real sockets: the POST
 // written last is handled first, then the reads in the order they came.
@@ -16,11 +17,11 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** A server whose routes record the order they are handled in, with writesFirst at that many reads a turn, or without it. */
-async function recordingServer(readsPerTurn: number | undefined, onRead: (n: string) => void = () => {}): Promise<{ port: number; handled: string[] }> {
+/** A server whose routes record the order they are handled in, with writesFirst for that database, or without it. */
+async function recordingServer(dialect: Dialect | undefined, onRead: (n: string) => void = () => {}): Promise<{ port: number; handled: string[] }> {
   const handled: string[] = [];
   app = Fastify();
-  if (readsPerTurn !== undefined) await app.register(writesFirst, { readsPerTurn });
+  if (dialect !== undefined) await app.register(writesFirst, { dialect });
   app.get('/read/:n', async (request) => {
     const { n } = request.params as { n: string };
     handled.push(`GET ${n}`);
@@ -65,8 +66,8 @@ function exchange(socket: Socket, request: string): Promise<string> {
 }
 
 /** Five reads, then a write, sent in one go on six connections; the order the server handled them. */
-async function oneTurn(readsPerTurn: number | undefined): Promise<string[]> {
-  const { port, handled } = await recordingServer(readsPerTurn);
+async function oneTurn(dialect: Dialect | undefined): Promise<string[]> {
+  const { port, handled } = await recordingServer(dialect);
   const connections = [];
   for (let i = 0; i < 6; i += 1) connections.push(await warmSocket(port));
   handled.length = 0;
@@ -83,7 +84,7 @@ async function oneTurn(readsPerTurn: number | undefined): Promise<string[]> {
 
 describe('writes first', () => {
   it('a POST read in the same turn as five GETs is handled before them; the GETs keep their order', async () => {
-    expect(await oneTurn(READS_PER_TURN)).toEqual(['POST', 'GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5']);
+    expect(await oneTurn('sqlite')).toEqual(['POST', 'GET 1', 'GET 2', 'GET 3', 'GET 4', 'GET 5']);
   });
 
   it('without it the same requests are handled in the order they came (what the test above would see)', async () => {
@@ -97,10 +98,10 @@ const POST = 'POST /write HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nCon
  * Twelve reads in one turn; the first one's handler sends a write, which reaches the process
  * while it works through the other reads. The order the server handled them.
  */
-async function writeDuringReads(readsPerTurn: number | undefined): Promise<string[]> {
+async function writeDuringReads(dialect: Dialect | undefined): Promise<string[]> {
   const writer: { socket?: Socket } = {};
   let written: Promise<string> | undefined;
-  const { port, handled } = await recordingServer(readsPerTurn, (n) => {
+  const { port, handled } = await recordingServer(dialect, (n) => {
     if (n === '1') written = exchange(writer.socket!, POST);
   });
   const readers = [];
@@ -117,12 +118,12 @@ async function writeDuringReads(readsPerTurn: number | undefined): Promise<strin
 describe('a write that arrives while reads wait', () => {
   const reads = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `GET ${from + i}`);
 
-  it(`is handled after at most ${READS_PER_TURN} of them on SQLite, not after all; the reads keep their order`, async () => {
-    expect(await writeDuringReads(READS_PER_TURN)).toEqual([...reads(1, READS_PER_TURN), 'POST', ...reads(READS_PER_TURN + 1, 12)]);
+  it(`is handled after at most ${SQLITE_READS_PER_TURN} of them on SQLite, not after all; the reads keep their order`, async () => {
+    expect(await writeDuringReads('sqlite')).toEqual([...reads(1, SQLITE_READS_PER_TURN), 'POST', ...reads(SQLITE_READS_PER_TURN + 1, 12)]);
   });
 
-  it('with no bound (PostgreSQL) the turn takes every waiting read, as without writes first', async () => {
-    expect(await writeDuringReads(Infinity)).toEqual([...reads(1, 12), 'POST']);
+  it('on PostgreSQL the turn takes every waiting read, as without writes first', async () => {
+    expect(await writeDuringReads('postgres')).toEqual([...reads(1, 12), 'POST']);
   });
 
   it('without writes first it waits for every read that came before it', async () => {

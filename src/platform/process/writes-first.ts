@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { Dialect } from '../../db/database.js';
 
 /**
  * On SQLite, how many page reads a turn of the event loop goes on with before the process looks
@@ -20,7 +21,8 @@ export const SQLITE_READS_PER_TURN = 4;
  * (chain/session-query.ts): there the turn takes every waiting read. An idle process runs the
  * phase at once: nothing waits longer for it.
  */
-export const writesFirst = fp<{ readsPerTurn: number }>(async (app, { readsPerTurn }) => {
+export const writesFirst = fp<{ dialect: Dialect }>(async (app, { dialect }) => {
+  const readsPerTurn = dialect === 'sqlite' ? SQLITE_READS_PER_TURN : Infinity;
   /** Waiting reads, first come first: no more than the requests read and not yet answered. */
   const line: (() => void)[] = [];
   /** Reads let through to the coming check phase and not yet run. */
