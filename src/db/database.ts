@@ -14,7 +14,7 @@ import {
 import pg from 'pg';
 import { CONNECTION_WAIT_MS } from './pg-lanes.js';
 import { preparingPool } from './pg-prepared.js';
-import { TwoConnectionDriver, WRITE_LOCK_WAIT_MS, openConnection } from './sqlite-driver.js';
+import { TwoConnectionDriver, WRITE_LOCK_BRIEF_WAIT_MS, WRITE_LOCK_WAIT_MS, openConnection } from './sqlite-driver.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -67,9 +67,9 @@ class OurSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(path: string, writeLockWaitMs: number): DatabaseHandle {
+function openSqlite(path: string, writeLockWaitMs: number, briefLockWaitMs: number): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const driver = path === ':memory:' ? () => new ImmediateSqliteDriver({ database: openConnection(path, WRITE_LOCK_WAIT_MS) }) : () => new TwoConnectionDriver(path, writeLockWaitMs);
+  const driver = path === ':memory:' ? () => new ImmediateSqliteDriver({ database: openConnection(path, WRITE_LOCK_WAIT_MS) }) : () => new TwoConnectionDriver(path, writeLockWaitMs, briefLockWaitMs);
   const db = new Kysely<Database>({ dialect: new OurSqliteDialect(driver) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
@@ -108,10 +108,14 @@ export function sqliteFile(url: string): string | undefined {
 
 /**
  * Opens `sqlite:<path>` (WAL, foreign keys on) or `postgres://...` behind one Kysely type.
- * `writeLockWaitMs`: how long a SQLite write waits for the lock before it fails;
- * `connectionWaitMs`: how long a PostgreSQL statement waits for a connection (tests shorten both).
+ * `writeLockWaitMs`: how long a SQLite write waits for the lock before it fails, the first
+ * `briefLockWaitMs` of it inside SQLite; `connectionWaitMs`: how long a PostgreSQL statement
+ * waits for a connection (tests change all three).
  */
-export function openDatabase(url: string, { poolSize = 10, writeLockWaitMs = WRITE_LOCK_WAIT_MS, connectionWaitMs = CONNECTION_WAIT_MS } = {}): DatabaseHandle {
+export function openDatabase(
+  url: string,
+  { poolSize = 10, writeLockWaitMs = WRITE_LOCK_WAIT_MS, briefLockWaitMs = WRITE_LOCK_BRIEF_WAIT_MS, connectionWaitMs = CONNECTION_WAIT_MS } = {},
+): DatabaseHandle {
   const path = sqlitePath(url);
-  return path === undefined ? openPostgres(url, poolSize, connectionWaitMs) : openSqlite(path, writeLockWaitMs);
+  return path === undefined ? openPostgres(url, poolSize, connectionWaitMs) : openSqlite(path, writeLockWaitMs, briefLockWaitMs);
 }

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -39,6 +41,38 @@ afterEach(async () => {
 function holdWriteLock(): void {
   other.exec('begin immediate');
   other.prepare('insert into t (v) values (?)').run('theirs');
+}
+
+// A thread holds the lock with a row of its own and commits 50 ms after it is told, whatever this
+// thread is doing then (blocked inside SQLite, say), as another worker process would: long enough
+// for this thread's write to find the lock held, short of the test's brief wait.
+const HOLDER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SQLite = require(workerData.driver);
+const db = new SQLite(workerData.file);
+db.exec('begin immediate');
+db.prepare('insert into t (v) values (?)').run('theirs');
+parentPort.postMessage('held');
+Atomics.wait(workerData.signal, 0, 0);
+Atomics.wait(workerData.signal, 0, 1, 50);
+db.exec('commit');
+db.close();
+`;
+
+/** Resolves once another thread holds the write lock; `release()` has it commit 50 ms later, on its own thread. */
+async function holdInThread(): Promise<{ release(): void; done: Promise<void> }> {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(HOLDER_SOURCE, { eval: true, workerData: { driver, file, signal } });
+  const done = new Promise<void>((resolve, reject) => worker.once('exit', () => resolve()).once('error', reject));
+  await new Promise<void>((resolve, reject) => worker.once('message', () => resolve()).once('error', reject));
+  return {
+    release: () => {
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    },
+    done,
+  };
 }
 
 describe('SQLite: reads and writes in one process', () => {
@@ -158,5 +192,54 @@ describe('SQLite: reads and writes in one process', () => {
     });
     expect(seen).toEqual([['before'], ['before']]);
     expect(await values(db)).toEqual(['before', 'during']);
+  });
+
+  it('a write that finds the lock held for a moment by another process takes it as soon as it is free, not a turn of the event loop later', async () => {
+    // A long brief wait, so that the holder's thread has all the time it needs to be scheduled.
+    const patient = openDatabase(`sqlite:${file}`, { writeLockWaitMs: 5_000, briefLockWaitMs: 2_000 });
+    try {
+      const db = patient.db as unknown as Kysely<never>;
+      const holder = await holdInThread();
+      let turned = false;
+      setImmediate(() => (turned = true));
+      holder.release();
+      await insert(db, 'ours');
+      expect(turned).toBe(false);
+      await holder.done;
+      expect(await values(db)).toEqual(['ours', 'theirs']);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('only the first try waits inside SQLite: a lock held longer is waited for between turns, and the next write waits briefly again', async () => {
+    const patient = openDatabase(`sqlite:${file}`, { writeLockWaitMs: 5_000, briefLockWaitMs: 200 });
+    try {
+      const db = patient.db as unknown as Kysely<never>;
+      holdWriteLock();
+      let ticks = 0;
+      const ticking = setInterval(() => (ticks += 1), 10);
+      const release = sleep(800).then(() => other.exec('commit'));
+      const started = Date.now();
+      try {
+        await insert(db, 'ours');
+      } finally {
+        clearInterval(ticking);
+      }
+      await release;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(790);
+      // 200 ms blocked in the first try, then about 60 ticks; a brief wait in every try would leave a few.
+      expect(ticks).toBeGreaterThan(25);
+      const holder = await holdInThread();
+      let turned = false;
+      setImmediate(() => (turned = true));
+      holder.release();
+      await insert(db, 'again');
+      expect(turned).toBe(false);
+      await holder.done;
+      expect(await values(db)).toEqual(['again', 'ours', 'theirs', 'theirs']);
+    } finally {
+      await patient.close();
+    }
   });
 });

@@ -4,13 +4,22 @@ import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, 
 
 // A SQLite file is opened twice in each process: a reader, which answers every statement that
 // changes nothing, and a writer, which runs transactions and writes one after another. The
-// writer's lock is waited for here, between turns of the event loop, never inside SQLite: with
-// busy_timeout, a write that found the lock held (by the other worker, another instance, a CLI
-// import) slept in SQLite's busy handler on the process's only thread, and every page of that
-// process waited with it, up to 5 s. Reads in WAL mode need no lock and never wait for a writer.
+// writer's lock is waited for here, between turns of the event loop, but for a first few
+// milliseconds: with a long busy_timeout, a write that found the lock held (by the other worker,
+// another instance, a CLI import) slept in SQLite's busy handler on the process's only thread,
+// and every page of that process waited with it, up to 5 s. Reads in WAL mode need no lock and
+// never wait for a writer.
 
 /** How long a write waits for the write lock (this process's other writes, then SQLite's) before it fails with SQLITE_BUSY. */
 export const WRITE_LOCK_WAIT_MS = 5_000;
+/**
+ * How long a write's first try waits inside SQLite (its busy handler sleeps 1 ms, then 2) for a
+ * lock another process holds. The other worker's statements hold it for a fraction of a
+ * millisecond, a few when that process is descheduled meanwhile: waiting here takes the lock as
+ * soon as it is free, where a retry between turns came a whole turn of page reads later. A lock
+ * held longer is waited for between turns, as before.
+ */
+export const WRITE_LOCK_BRIEF_WAIT_MS = 3;
 /** Waits between tries at SQLite's write lock: a commit takes about a millisecond, so short ones first. */
 const RETRY_DELAYS_MS = [1, 1, 2, 3, 5];
 /** Prepared statements kept per connection, by SQL text (oldest out first). */
@@ -70,6 +79,7 @@ class Writer {
   constructor(
     readonly sqlite: SQLite.Database,
     private readonly waitMs: number,
+    private readonly briefWaitMs: number,
   ) {}
 
   /** The time a wait for the lock that starts now gives up at. */
@@ -104,17 +114,34 @@ class Writer {
     else this.held = false;
   }
 
-  /** Runs `sql` on the writer, trying again while SQLite says another process holds the lock. */
+  /**
+   * Runs `sql` on the writer. Its first try waits inside SQLite for up to briefWaitMs (the
+   * connection's busy_timeout); while SQLite still says another process holds the lock, it tries
+   * again between turns of the event loop, each of those tries without waiting inside SQLite.
+   */
   async execute(compiled: CompiledQuery, deadline: number): Promise<QueryResult<never>> {
     const statement = this.sqlite.prepare(compiled.sql);
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return run(statement, compiled.parameters);
-      } catch (error) {
-        if (!isBusy(error)) throw error;
-        if (Date.now() >= deadline) throw lockTimeout();
+    const busy = (error: unknown) => {
+      if (!isBusy(error)) throw error;
+      if (Date.now() >= deadline) throw lockTimeout();
+    };
+    try {
+      return run(statement, compiled.parameters);
+    } catch (error) {
+      busy(error);
+    }
+    this.sqlite.pragma('busy_timeout = 0');
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        await sleep(RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)]!);
+        try {
+          return run(statement, compiled.parameters);
+        } catch (error) {
+          busy(error);
+        }
       }
-      await sleep(RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)]!);
+    } finally {
+      this.sqlite.pragma(`busy_timeout = ${this.briefWaitMs}`);
     }
   }
 }
@@ -191,10 +218,11 @@ export class TwoConnectionDriver implements Driver {
   constructor(
     private readonly path: string,
     writeLockWaitMs: number,
+    briefLockWaitMs = WRITE_LOCK_BRIEF_WAIT_MS,
   ) {
     // The reader waits inside SQLite in the rare cases a WAL reader must (another connection
-    // recovering the log); the writer never does.
-    this.writer = new Writer(openConnection(path, 0), writeLockWaitMs);
+    // recovering the log); the writer only for its first try's few milliseconds.
+    this.writer = new Writer(openConnection(path, briefLockWaitMs), writeLockWaitMs, briefLockWaitMs);
     this.reader = openConnection(path, WRITE_LOCK_WAIT_MS);
   }
 
