@@ -59,20 +59,24 @@ db.exec('commit');
 db.close();
 `;
 
-/** Resolves once another thread holds the write lock; `release()` has it commit 50 ms later, on its own thread. */
-async function holdInThread(): Promise<{ release(): void; done: Promise<void> }> {
+/**
+ * Writes `v` while another thread holds the write lock, which it releases 50 ms after the write
+ * is sent, on its own thread; true if the event loop turned before the write was done.
+ */
+async function writeThroughBriefHold(db: Kysely<never>, v: string): Promise<boolean> {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(HOLDER_SOURCE, { eval: true, workerData: { driver, file, signal } });
   const done = new Promise<void>((resolve, reject) => worker.once('exit', () => resolve()).once('error', reject));
   await new Promise<void>((resolve, reject) => worker.once('message', () => resolve()).once('error', reject));
-  return {
-    release: () => {
-      Atomics.store(signal, 0, 1);
-      Atomics.notify(signal, 0);
-    },
-    done,
-  };
+  let turned = false;
+  setImmediate(() => (turned = true));
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+  await insert(db, v);
+  const turnedMeanwhile = turned;
+  await done;
+  return turnedMeanwhile;
 }
 
 describe('SQLite: reads and writes in one process', () => {
@@ -199,13 +203,7 @@ describe('SQLite: reads and writes in one process', () => {
     const patient = openDatabase(`sqlite:${file}`, { writeLockWaitMs: 5_000, briefLockWaitMs: 2_000 });
     try {
       const db = patient.db as unknown as Kysely<never>;
-      const holder = await holdInThread();
-      let turned = false;
-      setImmediate(() => (turned = true));
-      holder.release();
-      await insert(db, 'ours');
-      expect(turned).toBe(false);
-      await holder.done;
+      expect(await writeThroughBriefHold(db, 'ours')).toBe(false);
       expect(await values(db)).toEqual(['ours', 'theirs']);
     } finally {
       await patient.close();
@@ -230,13 +228,7 @@ describe('SQLite: reads and writes in one process', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(790);
       // 200 ms blocked in the first try, then about 60 ticks; a brief wait in every try would leave a few.
       expect(ticks).toBeGreaterThan(25);
-      const holder = await holdInThread();
-      let turned = false;
-      setImmediate(() => (turned = true));
-      holder.release();
-      await insert(db, 'again');
-      expect(turned).toBe(false);
-      await holder.done;
+      expect(await writeThroughBriefHold(db, 'again')).toBe(false);
       expect(await values(db)).toEqual(['again', 'ours', 'theirs', 'theirs']);
     } finally {
       await patient.close();
