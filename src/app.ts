@@ -29,7 +29,7 @@ import { writesFirst } from './platform/process/writes-first.js';
 import { drainOnClose } from './platform/process/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
-import { createHub } from './platform/hub/hub.js';
+import { createHub } from './platform/hub/create.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { Outbox } from './platform/mail/outbox.js';
 import { LinkCards } from './platform/link-cards.js';

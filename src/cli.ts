@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { commands } from './cli/commands.js';
+import { commands } from './cli/index.js';
 import { CliError } from './cli/io.js';
 
 const USAGE = `usage: groupnotes <command> [options]

@@ -9,7 +9,7 @@ import { TagListPage } from '../src/features/tags/views.js';
 import { ErrorPage } from '../src/platform/views/error-page.js';
 import { renderToHtml } from '../src/platform/views/html.js';
 import { translator } from '../src/platform/i18n/index.js';
-import type { ViewContext } from '../src/platform/views/render.js';
+import type { ViewContext } from '../src/platform/views/context.js';
 
 // Pages are rendered by our own walk over the JSX tree (src/platform/views/html.ts) instead of
 // preact-render-to-string; these tests hold the two to the same output, byte for byte, on real

@@ -1,7 +1,7 @@
 import { UsersRepository } from '../features/accounts/repository.js';
 import { AdminService, type Actor } from '../features/admin/service.js';
 import { SessionStore } from '../platform/chain/session.js';
-import { type Command, withDatabase } from './commands.js';
+import { type Command, withDatabase } from './command.js';
 import { CliError } from './io.js';
 
 /** The command line in the audit log: no user, and no address. */

@@ -1,6 +1,6 @@
 import { DemoRefused, seedDemo } from '../features/demo/seed.js';
 import { BadDump, formatReport, importDjango, NotEmpty } from '../features/django-import/import.js';
-import { announceEndedSessions, type Command, withDatabase } from './commands.js';
+import { announceEndedSessions, type Command, withDatabase } from './command.js';
 import { CliError } from './io.js';
 
 /** Data in (PRODUCT.md section 5): demo data, and the original Django application's dump. */

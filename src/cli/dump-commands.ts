@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Writable } from 'node:stream';
 import { writeDump } from '../db/dump/dump.js';
 import { DumpError, loadDump } from '../db/dump/load.js';
-import { type Command, withDatabase } from './commands.js';
+import { type Command, withDatabase } from './command.js';
 import { CliError } from './io.js';
 
 /** A progress line on a terminal, redrawn at most ten times a second; nothing when not a terminal. */

@@ -4,10 +4,10 @@ import { UsersRepository } from '../features/accounts/repository.js';
 import { groupForm } from '../features/groups/forms.js';
 import { GroupsService } from '../features/groups/service.js';
 import type { Config } from '../config.js';
-import { publishFromOutside } from '../platform/hub/hub.js';
+import { publishFromOutside } from '../platform/hub/create.js';
 import { parseId } from '../platform/ids.js';
 import { Notifications } from '../platform/notifications.js';
-import { type Command, withDatabase } from './commands.js';
+import { type Command, withDatabase } from './command.js';
 import { CliError, firstError } from './io.js';
 
 const NAME_IT = 'name it as <owner>/<name> or by its id';

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { translate, translator } from '../platform/i18n/index.js';
-import type { FormErrors } from '../platform/views/forms.js';
+import type { FormErrors } from '../platform/forms.js';
 
 /** A failure the user can act on: printed as one line, exit status 1. */
 export class CliError extends Error {}

@@ -2,9 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Config } from '../config.js';
 import { isDatabaseBusy } from '../db/errors.js';
 import { HttpError, STATUS_TITLES, ServiceUnavailable } from '../errors.js';
-import { ApiError, isApiRequest } from './api/layer.js';
+import { isApiRequest } from './api/request.js';
+import { ApiError } from './api/errors.js';
 import { ErrorPage } from './views/error-page.js';
-import { viewContext } from './views/render.js';
+import { viewContext } from './views/context.js';
 import { type MessageKey, requestTranslator, type Translator, translate } from './i18n/index.js';
 
 const GENERIC_MESSAGES: Record<number, MessageKey> = {

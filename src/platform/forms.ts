@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { type Message, type MessageKey, type MessageValues, msg } from './i18n/index.js';
-import type { FormErrors, FormValues } from './views/forms.js';
+
+/**
+ * Field name -> messages. `__all__` holds errors that belong to the whole form (Django's name).
+ * Catalogue keys with their values: they are put in the page's language where they are shown.
+ */
+export type FormErrors = Record<string, Message[]>;
+export type FormValues = Record<string, string | undefined>;
 
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FormErrors; values: FormValues };
 

@@ -1,9 +1,10 @@
 import { CURRENCIES } from '../../platform/currencies.js';
 import { LANGUAGES } from '../../platform/i18n/index.js';
 import { localeOf, timeZoneChoices } from '../../platform/time-zones.js';
-import { type Choice, CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
+import { type Choice, CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { NoEmailNote } from './views.js';
 
 /** None, then each currency's code with its name in the page's language. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { passwordResetForm, setPasswordForm } from './forms.js';
 import { PasswordResetService } from './reset-service.js';
 import { InvalidResetLinkPage, PasswordResetCompletePage, PasswordResetDonePage, PasswordResetPage, SetPasswordPage } from './reset-views.js';

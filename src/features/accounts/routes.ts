@@ -5,7 +5,7 @@ import { sessionKeyId } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
 import { type Message, type MessageKey, msg } from '../../platform/i18n/index.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { meApi } from './me-api.js';
 import { safeNextPath } from './safe-next.js';

@@ -5,7 +5,7 @@ import type { Database, User } from '../../db/schema.js';
 import { hashPassword, spendVerificationTime, verifyPassword } from '../../platform/passwords/passwords.js';
 import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { type SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { UsersRepository } from './repository.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 

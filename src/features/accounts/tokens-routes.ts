@@ -7,8 +7,8 @@ import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import { msg } from '../../platform/i18n/index.js';
 import { pathId } from '../../platform/ids.js';
-import type { FormErrors, FormValues } from '../../platform/views/forms.js';
-import { viewContext } from '../../platform/views/render.js';
+import type { FormErrors, FormValues } from '../../platform/forms.js';
+import { viewContext } from '../../platform/views/context.js';
 import { MAX_TOKENS_PER_USER, TokensRepository } from './tokens-repository.js';
 import { TokensPage } from './tokens-views.js';
 

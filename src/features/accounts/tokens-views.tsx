@@ -1,8 +1,9 @@
 import { TOKEN_PREFIX } from '../../platform/api/tokens.js';
 import { Time } from '../../platform/views/controls.js';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { TokenRow } from './tokens-repository.js';
 
 const scopeChoices = (ctx: ViewContext) => [

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { TimeAgo } from '../../platform/views/controls.js';
 import { describeUserAgent, timeAgo } from './user-agent.js';
 import { sessionKeyId } from '../../platform/chain/session.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { MethodNotAllowed, NotFound } from '../../errors.js';
 import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { PasswordResetService } from '../accounts/reset-service.js';
 import { type Actor, AdminService } from './service.js';
 import { AdminUsersPage, AuditLogPage } from './views.js';

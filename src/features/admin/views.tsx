@@ -1,5 +1,5 @@
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { CsrfField } from '../../platform/views/forms.js';
 import { Time } from '../../platform/views/controls.js';
 import type { AdminUserRow } from './repository.js';

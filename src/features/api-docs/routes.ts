@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { openApiDocument } from '../../platform/api/openapi.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { ApiReferencePage } from './views.js';
 
 /**

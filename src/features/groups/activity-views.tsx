@@ -1,6 +1,6 @@
 import type { ActivityEntry } from '../../platform/activity.js';
 import { Time } from '../../platform/views/controls.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 
 /** A list's kind for the catalogue's `select`, from its page's path (`/todo/3/`, `/shopping/4/`). */
 const listKind = (path: string) => (path.startsWith('/todo/') ? 'todo' : 'shopping');

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../../errors.js';
-import { apiRoute, encodeCursor, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import { apiRoute } from '../../platform/api/routes.js';
+import { encodeCursor, nextUrl, pageOf, pagingQuery } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
 import { cursorId, groupParams, messageSchema } from './api-schemas.js';
 import type { ChatService } from './chat-service.js';

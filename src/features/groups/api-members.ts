@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../../errors.js';
-import { apiRoute, encodeCursor, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import { apiRoute } from '../../platform/api/routes.js';
+import { nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { cursorId, groupParams, invalidBody, memberJson, memberParams, memberSchema } from './api-schemas.js';
 import { addMemberForm } from './forms.js';
 import type { GroupsService } from './service.js';
@@ -42,9 +43,8 @@ export function groupMembersApi(app: FastifyInstance, service: GroupsService): v
     handler: async ({ user, params, query, request }) => {
       const group = await memberGroup(user.id, params.pk);
       const rows = await groups.pageMembers(user.id, group.id, query.limit + 1, cursorId(query.cursor));
-      const page = rows.slice(0, query.limit);
-      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
-      return { results: page.map((row) => memberJson(row, group.owner_id)), next: nextUrl(request, next) };
+      const page = pageRows(rows, query.limit, (row) => [row.id]);
+      return { results: page.rows.map((row) => memberJson(row, group.owner_id)), next: nextUrl(request, page.cursor) };
     },
   });
 

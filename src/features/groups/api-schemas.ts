@@ -1,7 +1,8 @@
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { z } from 'zod';
-import { ApiError } from '../../platform/api/layer.js';
-import { decodeCursor, pathIdSchema as pathId } from '../../platform/api/routes.js';
+import { ApiError } from '../../platform/api/errors.js';
+import { pathIdSchema as pathId } from '../../platform/api/routes.js';
+import { decodeCursor } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../../errors.js';
-import { apiRoute, encodeCursor, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import { apiRoute } from '../../platform/api/routes.js';
+import { nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { cursorId, groupDetailSchema, groupJson, groupParams, groupSchema, invalidBody, memberJson } from './api-schemas.js';
 import { groupForm } from './forms.js';
 import type { GroupsService } from './service.js';
@@ -32,9 +33,8 @@ export function groupsApi(app: FastifyInstance, service: GroupsService): void {
     handler: async ({ user, query, request }) => {
       // One more than the page: whether there is a next page, without counting.
       const rows = await groups.pageSummariesForMember(user.id, query.limit + 1, cursorId(query.cursor));
-      const page = rows.slice(0, query.limit);
-      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
-      return { results: page.map((group) => groupJson(group, user.id)), next: nextUrl(request, next) };
+      const page = pageRows(rows, query.limit, (row) => [row.id]);
+      return { results: page.rows.map((group) => groupJson(group, user.id)), next: nextUrl(request, page.cursor) };
     },
   });
 

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
-import type { ChatMessagePayload, Hub, HubEvent } from '../../platform/hub/hub.js';
+import type { Hub, HubEvent } from '../../platform/hub/hub.js';
+import type { ChatMessagePayload } from './chat-events.js';
 import { TokenBucket } from '../../platform/rate-limit.js';
 import type { ReadMarkBuffer } from './chat-read-marks.js';
 import { addTo, removeFrom } from '../../platform/hub/socket-index.js';

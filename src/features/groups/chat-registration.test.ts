@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { connectChat, listen } from '../../../test/ws.js';
 import { type DatabaseHandle, openDatabase } from '../../db/database.js';
-import { Hub, MemoryTransport } from '../../platform/hub/hub.js';
+import { Hub } from '../../platform/hub/hub.js';
+import { MemoryTransport } from '../../platform/hub/transport.js';
 import { Notifications } from '../../platform/notifications.js';
 import { ChatService } from './chat-service.js';
 

@@ -6,7 +6,7 @@ import { type Message, type MessageKey, requestTranslator, translate, type Trans
 import { issueMessage } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
-import { type ViewContext, viewContext } from '../../platform/views/render.js';
+import { type ViewContext, viewContext } from '../../platform/views/context.js';
 import { chatApi } from './api-chat.js';
 import { chatCardRoutes } from './chat-cards.js';
 import { lostAccessCheck } from './chat-access.js';

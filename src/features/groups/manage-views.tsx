@@ -1,7 +1,8 @@
 import { ConfirmPage } from '../../platform/views/confirm.js';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 
 // The group's owner renames it and removes members; a member leaves: each change asks first.
 

@@ -1,10 +1,10 @@
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { groupsApi } from './api.js';
 import { groupMembersApi } from './api-members.js';
 import { addMemberForm, groupForm, memberActionForm, removeMemberForm } from './forms.js';

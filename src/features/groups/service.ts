@@ -5,7 +5,7 @@ import type { Hub } from '../../platform/hub/hub.js';
 import { recordActivity } from '../../platform/activity.js';
 import { msg } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from './repository.js';
 

@@ -1,8 +1,9 @@
 import { say } from '../../platform/i18n/index.js';
-import { CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field, FieldErrors, FormAlert } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { unreadBadge } from '../../platform/views/bell.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { ActivityEntry } from '../../platform/activity.js';
 import { GroupActivity } from './activity-views.js';
 import type { ShelfSection } from '../../platform/group-shelf.js';

@@ -1,19 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.js';
-import { ApiError } from '../../platform/api/layer.js';
-import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, pkParams } from '../../platform/api/routes.js';
+import { ApiError } from '../../platform/api/errors.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { cursorAfter } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { type ShareOutcome, type SharedUser, permissionField, shareForm } from './sharing.js';
-import type { AfterCommit } from './live-events.js';
 
 // What the to-do and shopping APIs have in common: the share, the owner's deletes, paging of
 // lists, and the If-Match read-check-write. Each kind's api.ts adds its own fields.
 
-/** A list's or item's id in the path (the platform's path id). */
-export const idParams = pkParams;
 
 export const timestamp = z.string().describe('ISO 8601, UTC.');
 
@@ -49,44 +45,7 @@ const listCursor = z.tuple([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 
 /** Where a page of lists starts: after the list a cursor names, or at the first. */
 export function listsAfter(cursor: string | undefined): [number, number] | null {
-  return cursor === undefined ? null : decodeCursor(cursor, listCursor);
-}
-
-/** A page from `limit + 1` rows: the first `limit`, and the cursor of the next page if there is one. */
-export function pageRows<Row>(rows: Row[], limit: number, keyOf: (row: Row) => { updated_at: number; id: number }) {
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const cursor = rows.length > limit && last ? encodeCursor([keyOf(last).updated_at, keyOf(last).id]) : null;
-  return { rows: page, cursor };
-}
-
-/**
- * An update that honours If-Match without a race: in one transaction, lock the row, read it as
- * GET shows it, check the client's ETag against that, write, and read it back. A second writer
- * waits on the lock, then finds the object changed and answers 412.
- */
-export async function checkedChange<Service, T>(
-  db: Kysely<Database>,
-  request: FastifyRequest,
-  steps: {
-    /** The service on the transaction; what it must announce goes into `later`, run after the commit. */
-    on: (trx: Kysely<Database>, later: AfterCommit) => Service;
-    lock: (service: Service) => Promise<void>;
-    read: (service: Service) => Promise<T>;
-    write: (service: Service, current: T) => Promise<void>;
-  },
-): Promise<T> {
-  const later: AfterCommit = [];
-  const result = await db.transaction().execute(async (trx) => {
-    const service = steps.on(trx, later);
-    await steps.lock(service);
-    const current = await steps.read(service);
-    checkIfMatch(request, current);
-    await steps.write(service, current);
-    return steps.read(service);
-  });
-  for (const announce of later) await announce();
-  return result;
+  return cursorAfter(cursor, listCursor);
 }
 
 /** The owner's changes both kinds of list have, with the same signatures (OwnedListService). */
@@ -107,7 +66,7 @@ export function ownerActionsApi<Detail>(
     path: `${base}/:pk/`,
     tag,
     summary: `Delete a ${noun} with its items and shares (owner only).`,
-    params: idParams,
+    params: pkParams,
     status: 204,
     errors: [403, 404],
     handler: async ({ user, params }) => service.delete(user.id, params.pk),
@@ -117,7 +76,7 @@ export function ownerActionsApi<Detail>(
     path: `${base}/:pk/share/`,
     tag,
     summary: `Share a ${noun} with a user, or stop sharing it (owner only); answers the list.`,
-    params: idParams,
+    params: pkParams,
     body: shareBody,
     response: kind.response,
     errors: [403, 404],
@@ -132,7 +91,7 @@ export function ownerActionsApi<Detail>(
     path: `${base}/items/:pk/`,
     tag,
     summary: `Delete an item of a ${noun} (owner only).`,
-    params: idParams,
+    params: pkParams,
     status: 204,
     errors: [403, 404],
     handler: async ({ user, params }) => {

@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
-import { CsrfField, type FormErrors } from '../../platform/views/forms.js';
+import { CsrfField } from '../../platform/views/forms.js';
+import { type FormErrors } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { type Message, say } from '../../platform/i18n/index.js';
 import type { FormState, ListKind } from './views.js';
 

@@ -1,12 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Hub, type HubEvent, MemoryTransport } from '../../platform/hub/hub.js';
+import { Hub, type HubEvent } from '../../platform/hub/hub.js';
+import { MemoryTransport } from '../../platform/hub/transport.js';
 import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
 import { addTodoItem, createTodoList } from '../../../test/lists.js';
 import { TodoService } from '../todo/service.js';
 import { todoLiveReader } from '../todo/live.js';
-import { checkedChange } from './api.js';
-import { type AfterCommit, LiveListEvents } from './live-events.js';
+import { checkedChange } from '../../platform/api/changes.js';
+import { LiveListEvents } from './live-events.js';
+import { type AfterCommit } from '../../platform/api/changes.js';
 
 // A change made in a caller's transaction (the API's If-Match) is announced to live pages only
 // once that transaction has committed: a rolled-back tick is never shown to anyone.

@@ -1,7 +1,36 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Hub, LiveItemRow, LiveListRef, LiveListSummary } from '../../platform/hub/hub.js';
+import type { AfterCommit } from '../../platform/api/changes.js';
+import type { Hub } from '../../platform/hub/hub.js';
+
+/** A to-do or shopping list, for the live list events. */
+export interface LiveListRef {
+  kind: 'todo' | 'shopping';
+  id: number;
+}
+
+/** An item row as JSON (numbers, strings, nulls); the list kind's live module reads it back. */
+export type LiveItemRow = Record<string, string | number | null>;
+
+/** What the list shows of all its items after the change: counts, and the shopping list's total. */
+export interface LiveListSummary {
+  items: number;
+  /** Items not yet done (bought). */
+  open: number;
+  /** The shopping list's estimated total (exact decimal text) and its items without a price: each viewer's page words it. */
+  total?: { amount: string; unpriced: number };
+}
+
+declare module '../../platform/hub/hub.js' {
+  interface HubEvents {
+    /** An item of a list was added or changed: its row as the page reads it, so receivers need no query. */
+    'list.item': { list: LiveListRef; item: LiveItemRow; summary: LiveListSummary };
+    'list.item_removed': { list: LiveListRef; itemId: number; summary: LiveListSummary };
+    /** Who may read or tick the list may have changed (a share, its group, its deletion): sockets re-check. */
+    'list.access_changed': { list: LiveListRef };
+  }
+}
 
 /** How a list kind reads what its live event carries: the item as its page shows it, and the list's summary. */
 export interface LiveListReader {
@@ -11,8 +40,6 @@ export interface LiveListReader {
   summary(db: Kysely<Database>, listId: number): Promise<LiveListSummary>;
 }
 
-/** Work to do once the caller's transaction has committed (checkedChange runs it). */
-export type AfterCommit = (() => Promise<void>)[];
 
 /**
  * Publishes a list's changes to its live pages on every instance. Called after the change's

@@ -1,8 +1,9 @@
 import { type MessageKey, translator } from '../../platform/i18n/index.js';
 import type { WebSocket } from 'ws';
-import type { Hub, HubEvent, LiveItemRow, LiveListRef, LiveListSummary } from '../../platform/hub/hub.js';
+import type { Hub, HubEvent } from '../../platform/hub/hub.js';
+import type { LiveItemRow, LiveListRef, LiveListSummary } from './live-events.js';
 import { pingOrDrop } from '../../platform/hub/websocket.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { ListRole } from './sharing.js';
 import { addTo, removeFrom } from '../../platform/hub/socket-index.js';
 

@@ -5,7 +5,7 @@ import type { Database, SharePermission } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
 import { type Message, msg } from '../../platform/i18n/index.js';
 import type { NewNotification, Notifications } from '../../platform/notifications.js';
-import type { FormErrors, FormValues } from '../../platform/views/forms.js';
+import type { FormErrors, FormValues } from '../../platform/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 
 /**

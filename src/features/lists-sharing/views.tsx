@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import type { SharePermission } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { type Message, say } from '../../platform/i18n/index.js';
 import type { GroupChoice, SharedUser } from './sharing.js';
 

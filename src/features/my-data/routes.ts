@@ -10,7 +10,7 @@ import { logOut } from '../../platform/chain/authentication.js';
 import { type Message, requestTranslator } from '../../platform/i18n/index.js';
 import type { Services } from '../../platform/services.js';
 import { uploadFailure, uploadParts } from '../../platform/uploads.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { AttemptThrottle, passwordChangeLimits } from '../accounts/throttle.js';
 import { AccountDeletion } from './delete-account.js';
 import { ExportRepository } from './export-repository.js';

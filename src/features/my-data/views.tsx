@@ -1,6 +1,7 @@
-import { CsrfField, Field, FormAlert, type FormErrors } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { type FormErrors } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 
 export function ImportPage({ ctx, errors = {}, maxMegabytes }: { ctx: ViewContext; errors?: FormErrors; maxMegabytes: number }) {
   return (

@@ -4,7 +4,7 @@ import { type TestApp, TestBrowser, buildTestApp, createGroup, createUser, logge
 import { createNote, createNotebook, findNote } from '../../../test/notes-factories.js';
 import { racingOnLockedRow } from '../../../test/row-lock.js';
 import type { User } from '../../db/schema.js';
-import { encodeCursor } from '../../platform/api/routes.js';
+import { encodeCursor } from '../../platform/api/paging.js';
 
 // /api/v1/notebooks/: the owner's alone, like the pages; anyone else's is the 404 of an absent one.
 

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import type { Database, Notebook } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { MAX_ID } from '../../platform/ids.js';
-import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { checkedChange } from '../../platform/api/changes.js';
+import { cursorAfter, nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { notebookForm } from './forms.js';
-import { ApiError } from '../../platform/api/layer.js';
+import { ApiError } from '../../platform/api/errors.js';
 import { NotebooksRepository, titleTaken, unlessTitleTaken } from './repository.js';
 
 /** A title the owner already has (once folded) is the form's 400 on `title`; the write (and its transaction) is undone. */
@@ -44,8 +46,8 @@ const location = (notebook: NotebookJson) => `/api/v1/notebooks/${notebook.id}/`
 /** /api/v1/notebooks/: the caller's own notebooks, through the repository the pages use; anyone else's is a 404. */
 export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database> }): void {
   const notebooks = new NotebooksRepository(db);
-  const ownedOr404 = async (ownerId: number, id: number) => {
-    const notebook = await notebooks.findOwned(ownerId, id);
+  const ownedOr404 = async (ownerId: number, id: number, repository = notebooks, options: { lock?: boolean } = {}) => {
+    const notebook = await repository.findOwned(ownerId, id, options);
     if (!notebook) throw new NotFound();
     return notebook;
   };
@@ -58,11 +60,9 @@ export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database
     query: listQuery,
     response: pageOf(notebookJson),
     handler: async ({ user, query, request }) => {
-      const after = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape)[0];
-      const rows = await notebooks.pageOwned(user.id, after, query.limit + 1);
-      const page = rows.slice(0, query.limit);
-      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
-      return { results: page.map(toJson), next: nextUrl(request, next) };
+      const rows = await notebooks.pageOwned(user.id, cursorAfter(query.cursor, cursorShape)?.[0] ?? null, query.limit + 1);
+      const page = pageRows(rows, query.limit, (row) => [row.id]);
+      return { results: page.rows.map(toJson), next: nextUrl(request, page.cursor) };
     },
   });
 
@@ -100,15 +100,18 @@ export function notebooksApi(app: FastifyInstance, { db }: { db: Kysely<Database
     errors: [403, 404, 412],
     // Read, checked against If-Match and written under one row lock: no other write comes between.
     handler: ({ user, params, body, request }) =>
-      titled(body.title ?? '', () => db.transaction().execute(async (trx) => {
-        const repository = new NotebooksRepository(trx);
-        const current = await repository.findOwned(user.id, params.pk, { lock: true });
-        if (!current) throw new NotFound();
-        checkIfMatch(request, toJson(current));
-        const fields = { title: body.title ?? current.title, description: body.description ?? current.description, color: body.color ?? current.color };
-        await repository.updateOwned(user.id, current.id, fields);
-        return toJson((await repository.findOwned(user.id, current.id))!);
-      })),
+      titled(body.title ?? '', () =>
+        checkedChange(db, request, {
+          on: (trx) => new NotebooksRepository(trx),
+          lock: async (repository) => {
+            await ownedOr404(user.id, params.pk, repository, { lock: true });
+          },
+          read: async (repository) => toJson(await ownedOr404(user.id, params.pk, repository)),
+          write: async (repository, current) => {
+            await repository.updateOwned(user.id, params.pk, { title: body.title ?? current.title, description: body.description ?? current.description, color: body.color ?? current.color });
+          },
+        }),
+      ),
   });
 
   apiRoute(app, {

@@ -3,7 +3,7 @@ import type { Notebook } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { formValues, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
 import { NotesRepository } from '../notes/repository.js';

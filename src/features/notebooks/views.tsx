@@ -1,7 +1,8 @@
 import type { Notebook } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, TextArea } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { NoteList } from '../notes/list-views.js';
 import type { NotePage } from '../notes/repository.js';
 import { Swatch } from '../../platform/views/color.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../../errors.js';
-import { apiRoute, pageOf, pkParams } from '../../platform/api/routes.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { pageOf } from '../../platform/api/paging.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 import { invalidBody } from './api.js';
 import type { NotesApiRepository } from './api-repository.js';

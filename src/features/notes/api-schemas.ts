@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { msg } from '../../platform/i18n/index.js';
 import { INVALID_CHOICE, MAX_ID } from '../../platform/ids.js';
-import { pagingQuery } from '../../platform/api/routes.js';
+import { pagingQuery } from '../../platform/api/paging.js';
 import type { FullNoteRow } from './api-repository.js';
 import { noteForm } from './forms.js';
 import { MESSAGE_MAX } from './reminders-forms.js';

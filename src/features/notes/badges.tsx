@@ -1,5 +1,5 @@
 import { Swatch } from '../../platform/views/color.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { NoteRow } from './details.js';
 import { PRIORITIES } from './forms.js';
 

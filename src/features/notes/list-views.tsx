@@ -1,6 +1,6 @@
 import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { NoteBadges } from './badges.js';
 import { Time } from '../../platform/views/controls.js';
 import type { NoteRow } from './details.js';

@@ -1,9 +1,10 @@
 import type { Group, Notebook, Tag } from '../../db/schema.js';
 import type { AudienceMember } from '../../platform/audience.js';
 import { AudiencePanel } from '../../platform/views/audience.js';
-import { Checkbox, CsrfField, Field, FieldErrors, FormAlert, type FormErrors, type FormValues, Select, TextArea } from '../../platform/views/forms.js';
+import { Checkbox, CsrfField, Field, FieldErrors, FormAlert, Select, TextArea } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { Swatch } from '../../platform/views/color.js';
 import { NoteBadges } from './badges.js';
 import { Time } from '../../platform/views/controls.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formFailure, type FormResult, issueMessage } from '../../platform/forms.js';
 import { type MessageKey, msg } from '../../platform/i18n/index.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { formatWallTime, parseWallTime, type Repeat, resolveWallTime, type WallTime } from '../../platform/wall-clock.js';
 
 export const MESSAGE_MAX = 500;

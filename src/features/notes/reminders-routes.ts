@@ -6,7 +6,7 @@ import { msg } from '../../platform/i18n/index.js';
 import { pathId } from '../../platform/ids.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
-import { type ViewContext, viewContext } from '../../platform/views/render.js';
+import { type ViewContext, viewContext } from '../../platform/views/context.js';
 import type { ReminderScheduler } from './reminder-scheduler.js';
 import { parseReminderForm, REMINDERS_PER_NOTE } from './reminders-forms.js';
 import type { RemindersRepository } from './reminders-repository.js';

@@ -1,5 +1,6 @@
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { dateTimeIn, timeZoneOr } from '../../platform/time-zones.js';
 import { MESSAGE_MAX, REPEATS } from './reminders-forms.js';
 import type { ReminderRow } from './reminders-repository.js';

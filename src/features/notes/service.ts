@@ -3,7 +3,7 @@ import { isOneOf } from '../../db/id-lists.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { NotebooksRepository } from '../notebooks/repository.js';
 import { TagsRepository } from '../tags/repository.js';

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import { apiRoute, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { cursorAfter, nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
@@ -48,11 +49,10 @@ export function notificationsApi(app: FastifyInstance, { db, notifications }: { 
     query: listQuery,
     response: pageOf(notificationJson),
     handler: async ({ user, query, request }) => {
-      const beforeId = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape)[0];
+      const beforeId = cursorAfter(query.cursor, cursorShape)?.[0] ?? null;
       const rows = await repository.pageBefore(user.id, { beforeId, unreadOnly: query.unread === '1' }, query.limit + 1);
-      const page = rows.slice(0, query.limit);
-      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
-      return { results: page.map((row) => toJson(row, requestTranslator(request))), next: nextUrl(request, next) };
+      const page = pageRows(rows, query.limit, (row) => [row.id]);
+      return { results: page.rows.map((row) => toJson(row, requestTranslator(request))), next: nextUrl(request, page.cursor) };
     },
   });
 

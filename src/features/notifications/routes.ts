@@ -3,7 +3,7 @@ import { Forbidden, HttpError, NotFound, ServiceUnavailable } from '../../errors
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { notificationsApi } from './api.js';
 import { NotificationsRepository } from './repository.js';
 import { BellSockets, CLOSE_NO_ACCESS } from './sockets.js';

@@ -1,7 +1,7 @@
 import { Time } from '../../platform/views/controls.js';
 import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { NotificationPage, NotificationRow } from './repository.js';
 import { notificationMessage } from './texts.js';
 import { say } from '../../platform/i18n/index.js';

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
-import { apiRoute, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
+import { invalid, listsAfter, ownerActionsApi } from '../lists-sharing/api.js';
+import { checkedChange, type AfterCommit } from '../../platform/api/changes.js';
 import {
   type ShoppingListDetailJson,
   shoppingItemBody,
@@ -19,7 +21,6 @@ import {
   shoppingListPatch,
 } from './api-schemas.js';
 import { ShoppingService } from './service.js';
-import type { AfterCommit } from '../lists-sharing/live-events.js';
 
 const TAG = 'shopping';
 const BASE = '/api/v1/shopping';
@@ -41,7 +42,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     query: z.object(pagingQuery),
     response: pageOf(shoppingListJson),
     handler: async ({ user, query, request }) => {
-      const page = pageRows(await shopping.listsAfter(user.id, listsAfter(query.cursor), query.limit + 1), query.limit, (row) => row.list);
+      const page = pageRows(await shopping.listsAfter(user.id, listsAfter(query.cursor), query.limit + 1), query.limit, (row) => [row.list.updated_at, row.list.id]);
       return { results: page.rows.map((row) => shoppingListOut(row.list, user.id, row.sharedWith, row.toBuy)), next: nextUrl(request, page.cursor) };
     },
   });
@@ -68,7 +69,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     path: `${BASE}/:pk/`,
     tag: TAG,
     summary: 'A shopping list with its items and the estimated total of those not yet bought.',
-    params: idParams,
+    params: pkParams,
     response: shoppingListDetailJson,
     errors: [404],
     handler: ({ user, params }) => detail(shopping, user.id, params.pk),
@@ -79,7 +80,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     path: `${BASE}/:pk/`,
     tag: TAG,
     summary: 'Change the title, store or group of a shopping list (owner only); If-Match honoured.',
-    params: idParams,
+    params: pkParams,
     body: shoppingListPatch,
     response: shoppingListDetailJson,
     errors: [403, 404, 412],
@@ -106,7 +107,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     path: `${BASE}/:pk/items/`,
     tag: TAG,
     summary: 'Add an item to a shopping list (owner, tick users, group members when the group may tick).',
-    params: idParams,
+    params: pkParams,
     body: shoppingItemBody,
     status: 201,
     response: shoppingItemJson,
@@ -120,7 +121,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     path: `${BASE}/items/:pk/`,
     tag: TAG,
     summary: 'An item of a shopping list.',
-    params: idParams,
+    params: pkParams,
     response: shoppingItemJson,
     errors: [404],
     handler: async ({ user, params }) => shoppingItemOut(await shopping.item(user.id, params.pk)),
@@ -131,7 +132,7 @@ export function shoppingApi(app: FastifyInstance, deps: { db: Kysely<Database>; 
     path: `${BASE}/items/:pk/`,
     tag: TAG,
     summary: 'Mark an item bought or not bought (owner, tick users, group members when the group may tick); If-Match honoured.',
-    params: idParams,
+    params: pkParams,
     body: shoppingItemPatch,
     response: shoppingItemJson,
     errors: [403, 404, 412],

@@ -1,6 +1,7 @@
-import { CsrfField, Field, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { MessageKey } from '../../platform/i18n/index.js';
 import { EditItemPage } from '../lists-sharing/item-pages.js';
 import type { FormState } from '../lists-sharing/views.js';

@@ -3,7 +3,7 @@ import { formFailure, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { ShoppingRepository } from './repository.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
 import { LiveListEvents } from '../lists-sharing/live-events.js';

@@ -5,7 +5,7 @@ import type { Message } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
 import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
 import { SHOPPING } from './kind.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';

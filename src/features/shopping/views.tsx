@@ -4,7 +4,7 @@ import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { assetUrl } from '../../platform/views/assets.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { type FormState, SharePanel, SharedBy, permissionChoices } from '../lists-sharing/views.js';
 import { ErrorSummary, ReplaceUrl } from '../lists-sharing/item-pages.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';

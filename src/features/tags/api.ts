@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, Tag } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import { ApiError } from '../../platform/api/layer.js';
-import { apiRoute, checkIfMatch, decodeCursor, encodeCursor, nextUrl, pageOf, pagingQuery, pkParams } from '../../platform/api/routes.js';
+import { ApiError } from '../../platform/api/errors.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { checkedChange } from '../../platform/api/changes.js';
+import { cursorAfter, nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
 import { tagForm } from './forms.js';
 import { type TagOutcome, TagsService } from './service.js';
@@ -39,11 +41,9 @@ export function tagsApi(app: FastifyInstance, { db }: { db: Kysely<Database> }):
     query: listQuery,
     response: pageOf(tagJson),
     handler: async ({ user, query, request }) => {
-      const after = query.cursor === undefined ? null : decodeCursor(query.cursor, cursorShape)[0];
-      const rows = await service.tags.pageOwned(user.id, after, query.limit + 1);
-      const page = rows.slice(0, query.limit);
-      const next = rows.length > query.limit ? encodeCursor([page.at(-1)!.id]) : null;
-      return { results: page.map(toJson), next: nextUrl(request, next) };
+      const rows = await service.tags.pageOwned(user.id, cursorAfter(query.cursor, cursorShape)?.[0] ?? null, query.limit + 1);
+      const page = pageRows(rows, query.limit, (row) => [row.id]);
+      return { results: page.rows.map(toJson), next: nextUrl(request, page.cursor) };
     },
   });
 
@@ -86,13 +86,15 @@ export function tagsApi(app: FastifyInstance, { db }: { db: Kysely<Database> }):
     errors: [403, 404, 412],
     // Read, checked against If-Match and written under one row lock, by the pages' service on the transaction.
     handler: ({ user, params, body, request }) =>
-      db.transaction().execute(async (trx) => {
-        const inTransaction = new TagsService(trx);
-        const current = await inTransaction.tags.findOwned(user.id, params.pk, { lock: true });
-        if (!current) throw new NotFound();
-        checkIfMatch(request, toJson(current));
-        saved(await inTransaction.update(user.id, current.id, { name: body.name ?? current.name, color: body.color ?? current.color }));
-        return toJson(await inTransaction.ownedOr404(user.id, current.id));
+      checkedChange(db, request, {
+        on: (trx) => new TagsService(trx),
+        lock: async (inTransaction) => {
+          if (!(await inTransaction.tags.findOwned(user.id, params.pk, { lock: true }))) throw new NotFound();
+        },
+        read: async (inTransaction) => toJson(await inTransaction.ownedOr404(user.id, params.pk)),
+        write: async (inTransaction, current) => {
+          saved(await inTransaction.update(user.id, params.pk, { name: body.name ?? current.name, color: body.color ?? current.color }));
+        },
       }),
   });
 

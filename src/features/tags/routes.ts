@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
 import { tagsApi } from './api.js';

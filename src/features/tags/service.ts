@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Tag } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import type { TagForm } from './forms.js';
 import { TagsRepository } from './repository.js';
 

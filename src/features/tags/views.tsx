@@ -1,7 +1,8 @@
 import type { Tag } from '../../db/schema.js';
-import { CsrfField, Field, FormAlert, type FormErrors, type FormValues } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import { Swatch } from '../../platform/views/color.js';
 import { DEFAULT_TAG_COLOR } from './forms.js';
 

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.js';
-import { apiRoute, nextUrl, pageOf, pagingQuery } from '../../platform/api/routes.js';
+import { apiRoute, pkParams } from '../../platform/api/routes.js';
+import { nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import type { LiveListEvents } from '../lists-sharing/live-events.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { checkedChange, idParams, invalid, listsAfter, ownerActionsApi, pageRows } from '../lists-sharing/api.js';
+import { invalid, listsAfter, ownerActionsApi } from '../lists-sharing/api.js';
+import { checkedChange, type AfterCommit } from '../../platform/api/changes.js';
 import { type TodoListDetailJson, todoItemBody, todoItemJson, todoItemOut, todoItemPatch, todoListBody, todoListDetailJson, todoListJson, todoListOut, todoListPatch } from './api-schemas.js';
 import { TodoService } from './service.js';
-import type { AfterCommit } from '../lists-sharing/live-events.js';
 
 const TAG = 'todo';
 const BASE = '/api/v1/todo';
@@ -30,7 +31,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     query: z.object(pagingQuery),
     response: pageOf(todoListJson),
     handler: async ({ user, query, request }) => {
-      const page = pageRows(await todo.listsAfter(user.id, listsAfter(query.cursor), query.limit + 1), query.limit, (row) => row);
+      const page = pageRows(await todo.listsAfter(user.id, listsAfter(query.cursor), query.limit + 1), query.limit, (row) => [row.updated_at, row.id]);
       return { results: page.rows.map((row) => todoListOut(row, user.id, row.sharedWith)), next: nextUrl(request, page.cursor) };
     },
   });
@@ -53,7 +54,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     path: `${BASE}/:pk/`,
     tag: TAG,
     summary: 'A to-do list with its items.',
-    params: idParams,
+    params: pkParams,
     response: todoListDetailJson,
     errors: [404],
     handler: ({ user, params }) => detail(todo, user.id, params.pk),
@@ -64,7 +65,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     path: `${BASE}/:pk/`,
     tag: TAG,
     summary: 'Change the title or description of a to-do list (owner only); If-Match honoured.',
-    params: idParams,
+    params: pkParams,
     body: todoListPatch,
     response: todoListDetailJson,
     errors: [403, 404, 412],
@@ -82,7 +83,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     path: `${BASE}/:pk/items/`,
     tag: TAG,
     summary: 'Add an item to a to-do list (owner and tick users), optionally assigned to someone who may read it.',
-    params: idParams,
+    params: pkParams,
     body: todoItemBody,
     status: 201,
     response: todoItemJson,
@@ -100,7 +101,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     path: `${BASE}/items/:pk/`,
     tag: TAG,
     summary: 'An item of a to-do list.',
-    params: idParams,
+    params: pkParams,
     response: todoItemJson,
     errors: [404],
     handler: async ({ user, params }) => todoItemOut(await todo.item(user.id, params.pk)),
@@ -111,7 +112,7 @@ export function todoApi(app: FastifyInstance, deps: { db: Kysely<Database>; noti
     path: `${BASE}/items/:pk/`,
     tag: TAG,
     summary: 'Mark an item done or not done (owner and tick users); If-Match honoured.',
-    params: idParams,
+    params: pkParams,
     body: todoItemPatch,
     response: todoItemJson,
     errors: [403, 404, 412],

@@ -1,5 +1,6 @@
-import { Field, type FormErrors, type FormValues, Select } from '../../platform/views/forms.js';
-import type { ViewContext } from '../../platform/views/render.js';
+import { Field, Select } from '../../platform/views/forms.js';
+import { type FormErrors, type FormValues } from '../../platform/forms.js';
+import type { ViewContext } from '../../platform/views/context.js';
 import type { MessageKey } from '../../platform/i18n/index.js';
 import { EditItemPage } from '../lists-sharing/item-pages.js';
 import type { FormState } from '../lists-sharing/views.js';

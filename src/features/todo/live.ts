@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { LiveItemRow } from '../../platform/hub/hub.js';
+import type { LiveItemRow } from '../lists-sharing/live-events.js';
 import { renderToHtml } from '../../platform/views/html.js';
 import { renderingIn, translator } from '../../platform/i18n/index.js';
 import { todayIn } from '../../platform/time-zones.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { formFailure, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../platform/services.js';
-import { viewContext } from '../../platform/views/render.js';
+import { viewContext } from '../../platform/views/context.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
 import { isOneOf } from '../../db/id-lists.js';

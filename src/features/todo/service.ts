@@ -6,7 +6,7 @@ import { TODO } from './kind.js';
 import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';
 import type { ListSummary } from '../lists-sharing/views.js';
-import type { FormErrors } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 import { type AssignedItem, type TodoItemRow, type TodoListPageRows, TodoRepository } from './repository.js';
 

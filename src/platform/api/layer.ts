@@ -1,21 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
-import { HttpError } from '../../errors.js';
-import type { FormErrors } from '../views/forms.js';
-import type { MessageKey } from '../i18n/index.js';
+import { ApiError, unauthenticated } from './errors.js';
+import { API_PREFIX, bearerToken, isApiRequest } from './request.js';
 import { TokenBucket } from '../rate-limit.js';
 import { type TokenScope, TokenStore } from './tokens.js';
-import './routes.js';
+import type { ApiOperation } from './routes.js';
 
-/** Every JSON API path starts so (`/api/v1/...` and the old `/api/notes/` alias). */
-export const API_PREFIX = '/api/';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Token buckets kept per instance; the least recently used goes first past this. */
 const MAX_BUCKETS = 10_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Every API operation registered (apiRoute), for the OpenAPI document. */
+    apiOperations: ApiOperation[];
     /** API routes registered without apiRoute, so missing from the OpenAPI document (a test keeps it to the document's own). */
     undocumentedApiRoutes: string[];
   }
@@ -33,37 +32,6 @@ declare module 'fastify' {
 export function callerGroupIds(request: FastifyRequest): readonly number[] | undefined {
   return request.session?.groupIds ?? request.apiToken?.groupIds;
 }
-
-export function isApiRequest(request: FastifyRequest): boolean {
-  return request.url.startsWith(API_PREFIX);
-}
-
-/** A bearer token in the Authorization header, for an API path: the session cookie is then not read. */
-export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (header === undefined || !isApiRequest(request)) return null;
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : '';
-}
-
-/**
- * An API error: JSON `{"error": {"code", "message", "fields"?}}` (platform/error-handler.tsx).
- * The code is English and stable; the message a catalogue key, said in the caller's language.
- */
-export class ApiError extends HttpError {
-  constructor(
-    statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly fields?: FormErrors,
-    headers: Record<string, string> = {},
-  ) {
-    super(statusCode, message, headers);
-  }
-}
-
-export const unauthenticated = (message: MessageKey = 'api.unauthenticated') =>
-  new ApiError(401, 'unauthenticated', message, undefined, { 'www-authenticate': 'Bearer realm="groupnotes"' });
 
 /** Per-token (and per-user, for the session cookie) request limits, bounded in number (the least recently used bucket is dropped). */
 class TokenLimits {

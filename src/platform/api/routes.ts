@@ -1,11 +1,10 @@
-import { issueMessage } from '../forms.js';
-import type { FormErrors } from '../views/forms.js';
+import { type FormErrors, issueMessage } from '../forms.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthUser } from '../chain/authentication.js';
 import { MAX_ID } from '../ids.js';
-import { ApiError } from './layer.js';
+import { ApiError } from './errors.js';
 
 // One declaration per API operation: the schemas that validate its input are the ones the
 // OpenAPI document is generated from (platform/api/openapi.ts), so the two cannot drift apart.
@@ -41,13 +40,6 @@ export interface ApiOperation<P = unknown, Q = unknown, B = unknown, R = unknown
   /** Error statuses this operation may answer besides 400 (input), 401 and 429, which all may. */
   errors?: number[];
   handler: (input: ApiInput<P, Q, B>) => Promise<R>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every API operation registered, for the OpenAPI document. */
-    apiOperations: ApiOperation[];
-  }
 }
 
 /** A strong ETag of a JSON value: a change to any field of the object changes it. */
@@ -137,40 +129,3 @@ export const pathIdSchema = z
   .pipe(z.number().int().min(1).max(MAX_ID));
 
 export const pkParams = z.object({ pk: pathIdSchema });
-
-const CURSOR_LIMIT = 500;
-
-/** A page of a list: `{"results": [...], "next": "<url or null>"}` (PRODUCT.md section 4b). */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ results: z.array(item), next: z.string().nullable() });
-}
-
-/** The paging part of a list's query string: an opaque cursor from `next`, and a page size. */
-export const pagingQuery = {
-  cursor: z.string().max(CURSOR_LIMIT).optional().describe('The `next` cursor of the previous page.'),
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Items per page, 1 to 100.'),
-};
-
-/** An opaque cursor for keyset paging: the sort key of the last item of a page. */
-export function encodeCursor(key: readonly (string | number | null)[]): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-/** The sort key a cursor holds, checked against its shape; a cursor that is not ours is a 400. */
-export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>): T {
-  try {
-    const key = shape.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    if (key.success) return key.data;
-  } catch {
-    // Not JSON: answered below like any other cursor that is not ours.
-  }
-  throw new ApiError(400, 'invalid', 'api.invalid_cursor', { cursor: ['api.not_a_cursor'] });
-}
-
-/** The URL of the next page: this request's, with the cursor replaced. */
-export function nextUrl(request: FastifyRequest, cursor: string | null): string | null {
-  if (cursor === null) return null;
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  url.searchParams.set('cursor', cursor);
-  return url.toString();
-}

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { Forbidden } from '../../errors.js';
 import { randomString } from '../passwords/passwords.js';
-import { isApiRequest } from '../api/layer.js';
+import { isApiRequest } from '../api/request.js';
 import { CSRF_FIELD, isUpload, leadingCsrfField } from '../uploads.js';
 
 // Django's CSRF protection: the `csrftoken` cookie holds a 32-character secret; forms carry a

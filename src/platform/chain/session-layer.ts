@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
-import { bearerToken } from '../api/layer.js';
+import { bearerToken } from '../api/request.js';
 import { SESSION_COOKIE, type SessionStore } from './session.js';
 
 export function setSessionCookie(reply: FastifyReply, config: Config, key: string, expireDate: number): void {

@@ -1,5 +1,5 @@
 import type { Cluster } from 'node:cluster';
-import type { HubTransport } from './hub.js';
+import type { HubTransport } from './transport.js';
 
 // Cluster workers of one `serve` share no memory: a worker sends its events to the primary
 // over the IPC channel, and the primary passes them on to every other worker.

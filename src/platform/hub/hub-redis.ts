@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { HubTransport } from './hub.js';
+import type { HubTransport } from './transport.js';
 
 const MAX_RETRY_DELAY_MS = 5_000;
 /** How long start-up waits for Redis before serving local sockets only (it keeps trying). */

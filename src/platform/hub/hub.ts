@@ -1,66 +1,33 @@
-import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
-import { ClusterTransport } from './hub-cluster.js';
-import { RedisTransport, publishOnce } from './hub-redis.js';
+import type { HubTransport } from './transport.js';
 
-/** A chat message as every client sees it (PRODUCT.md section 4). */
-export interface ChatMessagePayload {
-  message_id: number;
-  author: string;
-  content: string;
-  /** ISO 8601, UTC. */
-  timestamp: string;
+/**
+ * The events the hub carries, by type. The platform declares its own; each feature declares the
+ * events it sends beside the code that sends them, by adding to this interface:
+ *
+ *     declare module '../../platform/hub/hub.js' {
+ *       interface HubEvents {
+ *         'group.deleted': { groupId: number };
+ *       }
+ *     }
+ *
+ * Every event goes to every instance as JSON, so its fields are plain data.
+ */
+export interface HubEvents {
+  /** Sessions that ended (logout, password change...): sockets opened with them close. */
+  'sessions.ended': { sessionKeys: string[] };
 }
 
-/** A to-do or shopping list, for the live list events. */
-export interface LiveListRef {
-  kind: 'todo' | 'shopping';
-  id: number;
-}
-
-/** An item row as JSON (numbers, strings, nulls); the list kind's live module reads it back. */
-export type LiveItemRow = Record<string, string | number | null>;
-
-/** What the list shows of all its items after the change: counts, and the shopping list's total. */
-export interface LiveListSummary {
-  items: number;
-  /** Items not yet done (bought). */
-  open: number;
-  /** The shopping list's estimated total (exact decimal text) and its items without a price: each viewer's page words it. */
-  total?: { amount: string; unpriced: number };
-}
-
-/** Everything the real-time side needs to hear about, from any instance. */
-export type HubEvent =
-  | { type: 'chat.message'; groupId: number; message: ChatMessagePayload }
-  | { type: 'group.members_removed'; groupId: number; userIds: number[] }
-  | { type: 'group.deleted'; groupId: number }
-  | { type: 'sessions.ended'; sessionKeys: string[] }
-  /** These users' unread notification counts moved (platform/notifications.ts). */
-  | { type: 'notifications.changed'; userIds: number[] }
-  /** An item of a list was added or changed: its row as the page reads it, so receivers need no query. */
-  | { type: 'list.item'; list: LiveListRef; item: LiveItemRow; summary: LiveListSummary }
-  | { type: 'list.item_removed'; list: LiveListRef; itemId: number; summary: LiveListSummary }
-  /** Who may read or tick the list may have changed (a share, its group, its deletion): sockets re-check. */
-  | { type: 'list.access_changed'; list: LiveListRef };
+/** One event: its type and that type's fields. */
+export type HubEvent = { [Type in keyof HubEvents]: { type: Type } & HubEvents[Type] }[keyof HubEvents];
 
 export type HubListener = (event: HubEvent) => void;
 
-/** Carries encoded events to the other instances; never back to the sender. */
-export interface HubTransport {
-  readonly name: string;
-  start(receive: (encoded: string) => void): Promise<void>;
-  send(encoded: string): Promise<void>;
-  close(): Promise<void>;
-  /** For /healthz, where the transport depends on a server: rejects when it cannot carry events now. */
-  check?(): Promise<void>;
-}
-
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 
-interface Envelope {
+/** What travels: the event, and which instance sent it. */
+export interface Envelope {
   origin: string;
   event: HubEvent;
 }
@@ -136,44 +103,4 @@ export class Hub {
       }
     }
   }
-}
-
-/** A single process: the hub has already delivered every event locally, so nothing travels. */
-export class MemoryTransport implements HubTransport {
-  readonly name = 'memory';
-
-  async start(): Promise<void> {}
-
-  async send(): Promise<void> {}
-
-  async close(): Promise<void> {}
-}
-
-/**
- * Redis pub/sub when REDIS_URL is set, so instances behind one proxy share chat; else the
- * cluster primary's relay in a cluster worker (relayHubEvents); else this process only.
- */
-export function createHub(config: Config, log: FastifyBaseLogger): Hub {
-  const hubLog = log.child({ component: 'hub' });
-  let transport: HubTransport;
-  if (config.redisUrl) transport = new RedisTransport(config.redisUrl, hubChannel(config), hubLog);
-  else if (cluster.isWorker) transport = new ClusterTransport();
-  else transport = new MemoryTransport();
-  return new Hub(transport, hubLog);
-}
-
-function hubChannel(config: Config): string {
-  return `${config.redisPrefix}events`;
-}
-
-/**
- * Tells the running instances about a change made outside them (a CLI command ending sessions),
- * through Redis when REDIS_URL is set: false without it. Then nothing can reach them (a cluster's
- * relay is the primary's own), and the sweep at each ping interval closes the affected sockets.
- */
-export async function publishFromOutside(config: Config, event: HubEvent): Promise<boolean> {
-  if (!config.redisUrl) return false;
-  const envelope: Envelope = { origin: randomUUID(), event };
-  await publishOnce(config.redisUrl, hubChannel(config), JSON.stringify(envelope));
-  return true;
 }

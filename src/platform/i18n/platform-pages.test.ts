@@ -7,7 +7,8 @@ import { UNREAD_CAP } from '../notifications.js';
 import { AudiencePanel } from '../views/audience.js';
 import { DeleteConfirmPage } from '../views/controls.js';
 import { Layout } from '../views/layout.js';
-import { type ViewContext, renderPage } from '../views/render.js';
+import { renderPage } from '../views/render.js';
+import { type ViewContext } from '../views/context.js';
 import { translator } from './index.js';
 
 // Issue 23's check for the platform's own pages: the error pages, the layout (navigation, bell,

@@ -1,6 +1,6 @@
 import { UNREAD_CAP } from '../notifications.js';
 import { localeOf } from '../time-zones.js';
-import type { ViewContext } from './render.js';
+import type { ViewContext } from './context.js';
 
 // The bell in every page's navigation: a plain link to /notifications/ with the unread count.
 // public/js/notifications.js keeps the same words and number up to date over a socket.

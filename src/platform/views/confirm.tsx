@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from './forms.js';
 import { Layout } from './layout.js';
-import type { ViewContext } from './render.js';
+import type { ViewContext } from './context.js';
 
 /**
  * A GET confirmation page for a change that cannot be undone, like DeleteConfirmPage (controls.tsx)

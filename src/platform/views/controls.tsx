@@ -1,7 +1,7 @@
 import { pageLanguage, say } from '../i18n/index.js';
 import { dateTimeIn } from '../time-zones.js';
 import { ConfirmPage } from './confirm.js';
-import type { ViewContext } from './render.js';
+import type { ViewContext } from './context.js';
 
 // Pieces shared by several features: the delete confirmation and dates.
 

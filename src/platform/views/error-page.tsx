@@ -1,6 +1,6 @@
 import { STATUS_TITLES } from '../../errors.js';
 import { Layout } from './layout.js';
-import type { ViewContext } from './render.js';
+import type { ViewContext } from './context.js';
 
 export function ErrorPage({ ctx, status, message, detail }: { ctx: ViewContext; status: number; message: string; detail?: string | undefined }) {
   const title = ctx.t(STATUS_TITLES[status] ?? 'error.title');

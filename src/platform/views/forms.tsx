@@ -1,13 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { type Message, say } from '../i18n/index.js';
-import type { ViewContext } from './render.js';
-
-/**
- * Field name -> messages. `__all__` holds errors that belong to the whole form (Django's name).
- * Catalogue keys with their values: they are put in the page's language where they are shown.
- */
-export type FormErrors = Record<string, Message[]>;
-export type FormValues = Record<string, string | undefined>;
+import type { ViewContext } from './context.js';
+import type { FormErrors } from '../forms.js';
 
 export function CsrfField({ ctx }: { ctx: ViewContext }) {
   return <input type="hidden" name="csrfmiddlewaretoken" value={ctx.csrfToken()} />;

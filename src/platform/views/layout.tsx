@@ -6,7 +6,7 @@ import type { NavigationBadge } from '../navigation-counts.js';
 import { UNREAD_CAP } from '../notifications.js';
 import { localeOf } from '../time-zones.js';
 import { CsrfField } from './forms.js';
-import type { ViewContext } from './render.js';
+import type { ViewContext } from './context.js';
 
 const SECTIONS = [
   { href: '/notes/', label: 'nav.notes' },

@@ -1,26 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { VNode } from 'preact';
-import type { AuthUser } from '../chain/authentication.js';
-import type { FlashMessage } from '../chain/messages.js';
-import { renderingIn, requestTranslator, type Language, type Translator } from '../i18n/index.js';
+import { renderingIn, requestTranslator, type Translator } from '../i18n/index.js';
+import { type ViewContext, viewContext } from './context.js';
 import { renderToHtml } from './html.js';
 import { Navigation } from './layout.js';
 import { type LivePart, PageCache, type PageCopy } from './page-cache.js';
 import { fillViewerSlots, slotsFor } from './viewer-marks.js';
 import { pathOf } from '../url.js';
-
-/** What every page needs to know about the request it answers. */
-export interface ViewContext {
-  user: AuthUser | null;
-  /** The path, for marking the current section in the navigation. */
-  path: string;
-  csrfToken(): string;
-  takeMessages(): readonly FlashMessage[];
-  /** The language the page speaks (`<html lang>`), and its words from the catalogue. */
-  language: Language;
-  t: Translator['t'];
-}
 
 /** What a page of one object is kept under, as its own query or the object's token read it. */
 export interface ObjectToken {
@@ -66,20 +53,6 @@ declare module 'fastify' {
   }
 }
 
-
-export function viewContext(request: FastifyRequest, translator = requestTranslator(request)): ViewContext {
-  // One masked token per page, like Django's {% csrf_token %}: a page with a hundred
-  // forms (a list with a toggle per item) must not mask the secret a hundred times.
-  let token: string | undefined;
-  return {
-    language: translator.language,
-    t: translator.t,
-    user: request.user,
-    path: pathOf(request.url),
-    csrfToken: () => (token ??= request.csrfToken()),
-    takeMessages: () => request.takeMessages(),
-  };
-}
 
 /** A page as HTML, its messages (a field's errors) in `t`'s language. */
 export function renderPage(page: VNode, t: Translator): string {

@@ -1,70 +1,23 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { username as usernameSchema } from '../features/accounts/forms.js';
 import { AccountsService } from '../features/accounts/service.js';
+import { AdminService } from '../features/admin/service.js';
 import { sweepExpired } from '../maintenance.js';
 import { SessionStore } from '../platform/chain/session.js';
-import { publishFromOutside } from '../platform/hub/hub.js';
-import { serve } from '../server.js';
-import { adminCommands, COMMAND_LINE } from './admin-commands.js';
-import { dataCommands } from './data-commands.js';
-import { dumpCommands } from './dump-commands.js';
-import { groupCommands } from './group-commands.js';
-import { AdminService } from '../features/admin/service.js';
 import { issueMessage } from '../platform/forms.js';
+import { serve } from '../server.js';
+import { COMMAND_LINE } from './admin-commands.js';
+import { announceEndedSessions, type Command, withDatabase } from './command.js';
 import { CliError, firstError, readNewPassword } from './io.js';
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-export interface CommandContext {
-  config: Config;
-  args: string[];
-  options: Record<string, string | boolean | (string | boolean)[] | undefined>;
-}
-
-export interface Command {
-  usage: string;
-  summary: string;
-  positionals: { min: number; max: number };
-  options?: Options;
-  run(context: CommandContext): Promise<void>;
-}
-
-/** Opens the database with every migration applied, runs `work`, and always closes it. */
-export async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
-  try {
-    await migrateToLatest(database.db);
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
 
 function accountsService(config: Config, database: DatabaseHandle): AccountsService {
   return new AccountsService(database.db, config, new SessionStore(database.db, config.sessionCookieAge));
 }
 
-/**
- * The running server closes the chat sockets of sessions ended here: told at once through Redis
- * when REDIS_URL is set, else at its next access check (every 30 s). A failure to tell it is a
- * warning: the sessions have ended anyway.
- */
-export async function announceEndedSessions(config: Config, sessionKeys: string[]): Promise<void> {
-  if (sessionKeys.length === 0) return;
-  try {
-    if (!(await publishFromOutside(config, { type: 'sessions.ended', sessionKeys }))) {
-      console.log('without REDIS_URL, a running server closes their chat sockets within 30 s');
-    }
-  } catch (error) {
-    console.error(`groupnotes: warning: could not tell running servers through Redis (${(error as Error).message}); they close the chat sockets within 30 s`);
-  }
-}
-
-
-const accountCommands: Record<string, Command> = {
+/** Serving, migrations and users' accounts. */
+export const accountCommands: Record<string, Command> = {
   serve: {
     usage: 'serve',
     summary: 'apply migrations, then serve HTTP (what npm start runs)',
@@ -134,6 +87,3 @@ const accountCommands: Record<string, Command> = {
     },
   },
 };
-
-/** Every command of `groupnotes`; features add theirs here. */
-export const commands: Record<string, Command> = { ...accountCommands, ...adminCommands, ...groupCommands, ...dataCommands, ...dumpCommands };
