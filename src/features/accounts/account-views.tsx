@@ -1,4 +1,4 @@
-import { CURRENCIES } from '../../platform/currencies.js';
+import { CURRENCIES } from './currencies.js';
 import { LANGUAGES } from '../../platform/i18n/index.js';
 import { localeOf, timeZoneChoices } from '../../platform/time-zones.js';
 import { type Choice, CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';

@@ -1,4 +1,4 @@
-import { isCurrency } from '../../platform/currencies.js';
+import { isCurrency } from './currencies.js';
 import { z } from 'zod';
 import { LANGUAGES, msg } from '../../platform/i18n/index.js';
 import { checkIdentityName } from '../../platform/identity-key.js';

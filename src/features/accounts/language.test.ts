@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENCIES } from '../../platform/currencies.js';
+import { CURRENCIES } from './currencies.js';
 import { LANGUAGES } from '../../platform/i18n/index.js';
 import { timeZoneChoices } from '../../platform/time-zones.js';
 import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { parseForm } from '../../platform/forms.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { passwordResetForm, setPasswordForm } from './forms.js';
 import { PasswordResetService } from './reset-service.js';

@@ -4,7 +4,7 @@ import { logIn, logOut } from '../../platform/chain/authentication.js';
 import { sessionKeyId } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
 import { type Message, type MessageKey, msg } from '../../platform/i18n/index.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { meApi } from './me-api.js';

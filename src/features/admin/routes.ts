@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { MethodNotAllowed, NotFound } from '../../errors.js';
 import { pathId } from '../../platform/ids.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { PasswordResetService } from '../accounts/reset-service.js';
 import { type Actor, AdminService } from './service.js';

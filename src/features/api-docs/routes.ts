@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { openApiDocument } from '../../platform/api/openapi.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { ApiReferencePage } from './views.js';
 

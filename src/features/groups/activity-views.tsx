@@ -1,9 +1,6 @@
-import type { ActivityEntry } from '../../platform/activity.js';
+import type { ActivityEntry } from './activity.js';
 import { Time } from '../../platform/views/controls.js';
 import type { ViewContext } from '../../platform/views/context.js';
-
-/** A list's kind for the catalogue's `select`, from its page's path (`/todo/3/`, `/shopping/4/`). */
-const listKind = (path: string) => (path.startsWith('/todo/') ? 'todo' : 'shopping');
 
 /**
  * One event in words: who did what to which object or member, one sentence from the catalogue
@@ -18,9 +15,9 @@ function eventWords(ctx: ViewContext, event: ActivityEntry): string | null {
     case 'note.shared':
       return object ? ctx.t('group_activity.note_shared', { actor, title: object.title }) : null;
     case 'list.added':
-      return object ? ctx.t('group_activity.list_added', { actor, kind: listKind(object.path), title: object.title }) : null;
+      return object ? ctx.t('group_activity.list_added', { actor, kind: object.kind, title: object.title }) : null;
     case 'list.changed':
-      return object ? ctx.t('group_activity.list_changed', { actor, kind: listKind(object.path), title: object.title, count: event.count }) : null;
+      return object ? ctx.t('group_activity.list_changed', { actor, kind: object.kind, title: object.title, count: event.count }) : null;
     case 'member.added':
       return event.actor ? ctx.t('group_activity.member_added_by', { actor, member }) : ctx.t('group_activity.member_added', { member });
     case 'member.left':

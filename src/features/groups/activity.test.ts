@@ -3,7 +3,7 @@ import type { Group, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { addShoppingItem, createShoppingList } from '../../../test/lists.js';
 import { sweepExpired } from '../../maintenance.js';
-import { COALESCE_MS, KEEP_DAYS, KEEP_PER_GROUP, trimActivity } from '../../platform/activity.js';
+import { COALESCE_MS, KEEP_DAYS, KEEP_PER_GROUP, trimActivity } from './activity.js';
 
 // Group activity: each event is recorded with its change, shown newest first to members, and an
 // event about a note or list only to a member who may see that object now.

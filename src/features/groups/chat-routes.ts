@@ -5,10 +5,10 @@ import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { type Message, type MessageKey, requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
 import { issueMessage } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { type ViewContext, viewContext } from '../../platform/views/context.js';
 import { chatApi } from './api-chat.js';
-import { chatCardRoutes } from './chat-cards.js';
+import { chatCardRoutes, linkPaths } from './chat-cards.js';
 import { lostAccessCheck } from './chat-access.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './chat-connections.js';
 import { ReadMarkBuffer } from './chat-read-marks.js';
@@ -32,12 +32,12 @@ function readingGroup(ctx: ViewContext, unreadHere: number): ViewContext {
   return { ...ctx, user: { ...ctx.user, navigation } };
 }
 
-export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, linkCards }) => {
+export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, objectKinds }) => {
   const groups = new GroupsRepository(db);
   const chat = new ChatService(db, hub, notifications);
   const lostAccess = lostAccessCheck(sessions, groups);
   chatApi(app, chat, groups);
-  chatCardRoutes(app, groups, linkCards);
+  chatCardRoutes(app, db, groups, objectKinds);
 
   const reads = new ChatReads(db);
   const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
@@ -73,7 +73,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
     const history = await chat.history(group.id, request.user!.id);
     // The page shows the latest messages (to readers without JavaScript too): they are read.
     if (history.length > 0) await reads.markRead({ userId: request.user!.id, groupId: group.id, messageId: history.at(-1)!.message_id });
-    return reply.render(ChatPage({ ctx: readingGroup(viewContext(request), group.unread), group, history, linkPaths: linkCards.paths() }));
+    return reply.render(ChatPage({ ctx: readingGroup(viewContext(request), group.unread), group, history, linkPaths: linkPaths(objectKinds) }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {

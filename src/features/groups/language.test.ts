@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { recordActivity } from '../../platform/activity.js';
+import { recordActivity } from './activity.js';
 import { ApiClient } from '../../../test/api.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';

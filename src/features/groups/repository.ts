@@ -4,8 +4,9 @@ import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadInGroupQuery } from './chat-reads.js';
-import type { ActivityEntry, ActivityObjects } from '../../platform/activity.js';
-import type { GroupShelf, ShelfSection } from '../../platform/group-shelf.js';
+import type { ObjectKinds } from '../../platform/object-kinds.js';
+import { type ActivityEntry, readRecentActivity, recentActivityColumn } from './activity.js';
+import { readShelf, type ShelfSection, shelfColumns } from './shelf.js';
 
 export interface GroupSummary {
   id: number;
@@ -133,10 +134,10 @@ export class GroupsRepository {
 
   /**
    * A group the user belongs to with its members by username and, given the kinds of object
-   * (the page; the API shows none), its recent events the user may see and, given the shelf, what
-   * is shared with it that the user may see (JSON arrays): one query.
+   * (the page; the API shows none), its recent events the user may see and what is shared with
+   * it that the user may see (JSON arrays): one query.
    */
-  async findMemberGroupPage(userId: number, groupId: number, activity?: ActivityObjects, shelf?: GroupShelf): Promise<GroupPageRows | undefined> {
+  async findMemberGroupPage(userId: number, groupId: number, kinds?: ObjectKinds): Promise<GroupPageRows | undefined> {
     const row = await this.summaries()
       .select((eb) => [
         jsonRowsFrom(
@@ -148,8 +149,8 @@ export class GroupsRepository {
             .whereRef('group_members.group_id', '=', 'groups.id')
             .orderBy('users.username'),
         ).as('members'),
-        (activity ? activity.recentColumn(this.db, userId, eb.ref('groups.id')) : sql<unknown>`null`).as('activity'),
-        ...(shelf ? shelf.columns(this.db, userId, eb.ref('groups.id')) : []),
+        (kinds ? recentActivityColumn(this.db, kinds, userId, eb.ref('groups.id')) : sql<unknown>`null`).as('activity'),
+        ...(kinds ? shelfColumns(this.db, kinds, userId, eb.ref('groups.id')) : []),
       ])
       .where('groups.id', '=', groupId)
       .where('groups.id', 'in', this.memberGroupIds(userId))
@@ -159,8 +160,8 @@ export class GroupsRepository {
     return {
       group: { id, name, owner_id, owner, created_at, member_count: Number(member_count) },
       members: parseJsonRows<GroupMember>(members),
-      activity: activity ? activity.readRecent(events) : [],
-      shared: shelf ? shelf.read(row) : [],
+      activity: kinds ? readRecentActivity(kinds, events) : [],
+      shared: kinds ? readShelf(kinds, row) : [],
     };
   }
 

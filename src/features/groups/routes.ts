@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { groupsApi } from './api.js';
 import { groupMembersApi } from './api-members.js';
@@ -12,7 +12,7 @@ import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
 import { GroupEditPage, LeaveConfirmPage, RemoveMemberConfirmPage } from './manage-views.js';
 
-export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, activity, groupShelf }) => {
+export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, objectKinds }) => {
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
   groupsApi(app, service);
@@ -47,7 +47,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   });
 
   app.get('/groups/:pk/', async (request, reply) => {
-    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request), activity, groupShelf);
+    const page = await groups.findMemberGroupPage(request.user!.id, pathId(request), objectKinds);
     if (!page) throw new NotFound();
     return reply.render(GroupPage({ ctx: viewContext(request), ...page }));
   });
@@ -55,7 +55,7 @@ export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub
   app.post('/groups/:pk/members/', async (request, reply) => {
     const group = await ownedGroup(request);
     const showErrors = async (errors: FormErrors, values = {}) => {
-      const page = (await groups.findMemberGroupPage(request.user!.id, group.id, activity, groupShelf))!;
+      const page = (await groups.findMemberGroupPage(request.user!.id, group.id, objectKinds))!;
       return reply.render(GroupPage({ ctx: viewContext(request), ...page, values, errors }), 400);
     };
     const action = parseForm(memberActionForm, request.body);

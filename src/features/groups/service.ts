@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Group, User } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
-import { recordActivity } from '../../platform/activity.js';
+import { recordActivity } from './activity.js';
 import { msg } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
 import type { FormErrors } from '../../platform/forms.js';

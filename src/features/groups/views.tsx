@@ -4,9 +4,9 @@ import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { unreadBadge } from '../../platform/views/bell.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
-import type { ActivityEntry } from '../../platform/activity.js';
+import type { ActivityEntry } from './activity.js';
 import { GroupActivity } from './activity-views.js';
-import type { ShelfSection } from '../../platform/group-shelf.js';
+import type { ShelfSection } from './shelf.js';
 import { Time } from '../../platform/views/controls.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
@@ -101,7 +101,7 @@ function MemberRow({ ctx, group, member, isOwner }: { ctx: ViewContext; group: G
   );
 }
 
-/** What is shared with the group, one section per kind, newest first (platform/group-shelf.ts). */
+/** What is shared with the group, one section per kind, newest first (shelf.ts). */
 function SharedSections({ ctx, sections }: { ctx: ViewContext; sections: ShelfSection[] }) {
   return (
     <>

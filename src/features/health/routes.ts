@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { type HealthCheck, databaseCheck, runChecks } from './service.js';
 
 /**

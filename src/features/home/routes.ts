@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 
 export const homeFeature: FastifyPluginAsync<Services> = async (app) => {
   app.get('/', { config: { public: true } }, async (request, reply) =>

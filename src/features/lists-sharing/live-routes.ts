@@ -3,7 +3,7 @@ import { Forbidden, HttpError } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { requestTranslator } from '../../platform/i18n/index.js';
 import { parseId, pathId } from '../../platform/ids.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { type LiveListKind, LiveListSockets } from './live-sockets.js';
 import type { ListRole } from './sharing.js';
 

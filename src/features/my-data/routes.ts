@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceUnavailable } from '../../errors.js';
 import { logOut } from '../../platform/chain/authentication.js';
 import { type Message, requestTranslator } from '../../platform/i18n/index.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { uploadFailure, uploadParts } from '../../platform/uploads.js';
 import { viewContext } from '../../platform/views/context.js';
 import { AttemptThrottle, passwordChangeLimits } from '../accounts/throttle.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Notebook } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { formValues, parseForm } from '../../platform/forms.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';

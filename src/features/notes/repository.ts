@@ -1,7 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
-import { type ActivityEvent, activityInsertWhen, recordActivity } from '../../platform/activity.js';
+import { type ActivityEvent, activityInsertWhen, recordActivity } from '../groups/activity.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NotesWhere, PAGE_SIZE, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { formValues, parseForm } from '../../platform/forms.js';
-import type { Services } from '../../platform/services.js';
-import { isOneOf } from '../../db/id-lists.js';
+import type { Services } from '../../services.js';
 import type { FormErrors } from '../../platform/forms.js';
 import { viewContext } from '../../platform/views/context.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
@@ -12,7 +11,7 @@ import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
-import { noteActivity } from './visibility.js';
+import { noteKind } from './visibility.js';
 import { notesApi } from './api.js';
 import { NotesApiRepository } from './api-repository.js';
 import { remindersApi } from './api-reminders.js';
@@ -47,24 +46,9 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, linkCards, activity, groupShelf }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, objectKinds }) => {
   const service = new NotesService(db, dialect);
-  linkCards.register({
-    kind: 'note',
-    label: 'notes.card_label',
-    path: '/notes/',
-    visible: (viewerId, ids) => service.notes.visibleNotes(viewerId).where((eb) => isOneOf(db, eb.ref('notes.id'), ids)).select(['notes.id', 'notes.title']).execute(),
-  });
-  activity.register(noteActivity(db));
-  // The group page lists the group's notes (not archived) by the same rule as their pages.
-  groupShelf.register({
-    kind: 'note',
-    heading: 'notes.shelf_heading',
-    path: (id) => `/notes/${id}/`,
-    shared: (viewerId, groupId, limit) =>
-      service.notes.visibleNotes(viewerId).where('notes.group_id', '=', groupId).where('notes.is_archived', '=', 0)
-        .select(['notes.id', 'notes.title', 'notes.updated_at']).orderBy('notes.updated_at', 'desc').orderBy('notes.id', 'desc').limit(limit),
-  });
+  objectKinds.register(noteKind(service.notes));
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);

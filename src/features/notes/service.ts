@@ -9,7 +9,7 @@ import { NotebooksRepository } from '../notebooks/repository.js';
 import { TagsRepository } from '../tags/repository.js';
 import type { NoteForm } from './forms.js';
 import { INVALID_CHOICE } from '../../platform/ids.js';
-import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
+import { type ActivityEvent, recordActivity } from '../groups/activity.js';
 import { type NoteFields, NotesRepository } from './repository.js';
 import { toggleOwnedFlag } from './note-flags.js';
 import { ownedBy } from './visibility.js';

@@ -1,6 +1,6 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { ActivityObjectKind } from '../../platform/activity.js';
+import type { ObjectKind } from '../../platform/object-kinds.js';
 import type { AudienceRules, AudienceVia } from '../../platform/audience.js';
 import { GroupsRepository } from '../groups/repository.js';
 
@@ -47,13 +47,18 @@ export function noteAudience(db: Kysely<Database>, noteId: number | Expression<n
   return { candidates, mayRead: holds((user) => visibleTo(db, user)), mayChange: holds(ownedBy) };
 }
 
-/** How notes show in group activity: titled and seen by the same rule as their pages. */
-export function noteActivity(db: Kysely<Database>): ActivityObjectKind {
+/**
+ * Notes as a kind of object other features show (chat's link cards, the group page and its
+ * activity), seen by the same rule as their pages: NotesRepository.visibleNotes.
+ */
+export function noteKind(notes: { visibleNotes(userId: number): SelectQueryBuilder<Database, 'notes', object> }): ObjectKind {
+  const rows = (viewer: number) => notes.visibleNotes(viewer).select(['notes.id', 'notes.title', 'notes.updated_at']);
   return {
     kind: 'note',
-    noun: 'note',
-    path: (id) => `/notes/${id}/`,
-    title: (noteId) => db.selectFrom('notes').select('notes.title').where('notes.id', '=', noteId).$asScalar(),
-    visible: (viewerId, noteId) => sql<SqlBool>`exists ${db.selectFrom('notes').select('notes.id').where(visibleTo(db, viewerId)).where('notes.id', '=', noteId)}`,
+    noun: 'notes.card_label',
+    path: '/notes/',
+    visible: rows,
+    // The group page lists the group's notes that are not archived.
+    inGroup: { heading: 'notes.shelf_heading', shared: (viewer, groupId) => rows(viewer).where('notes.group_id', '=', groupId).where('notes.is_archived', '=', 0) },
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, HttpError, NotFound, ServiceUnavailable } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { notificationsApi } from './api.js';
 import { NotificationsRepository } from './repository.js';

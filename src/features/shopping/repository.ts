@@ -3,7 +3,7 @@ import { type AudienceMember, audienceColumn, readAudience } from '../../platfor
 import { shoppingAudience } from './audience.js';
 import type { ShoppingItem, ShoppingList } from '../../db/schema.js';
 import { lockedForUpdate } from '../../db/locks.js';
-import { recordChange } from '../../platform/activity.js';
+import { recordChange } from '../groups/activity.js';
 import type { GroupChoice, ListRole, SharedUser } from '../lists-sharing/sharing.js';
 import { ShoppingItemChanges } from './item-changes.js';
 import type { ShoppingListInput } from './forms.js';

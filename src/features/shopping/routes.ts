@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { formFailure, parseForm } from '../../platform/forms.js';
-import type { Services } from '../../platform/services.js';
-import { isOneOf } from '../../db/id-lists.js';
+import type { Services } from '../../services.js';
 import { ShoppingRepository } from './repository.js';
 import { viewContext } from '../../platform/views/context.js';
 import { pathId } from '../../platform/ids.js';
@@ -12,7 +11,6 @@ import { shoppingApi } from './api.js';
 import { shoppingLiveKind, shoppingLiveReader } from './live.js';
 import { shoppingItemForm, shoppingListForm } from './forms.js';
 import { ShoppingService } from './service.js';
-import { shoppingActivity } from './activity.js';
 import { NotFound } from '../../errors.js';
 import { addAnchor, DeleteItemPage, itemAnchor, itemsAnchor } from '../lists-sharing/item-pages.js';
 import { ClearBoughtPage, EditShoppingItemPage } from './item-views.js';
@@ -24,21 +22,16 @@ export const shoppingFeature: FastifyPluginAsync<Services> = async (app, service
   const live = new LiveListEvents(services.hub, shoppingLiveReader, app.log);
   const shopping = new ShoppingService(services.db, services.notifications, live);
   const lists = new ShoppingRepository(services.db);
-  services.linkCards.register({
+  services.objectKinds.register({
     kind: 'shopping',
-    label: 'shopping.card_label',
+    noun: 'shopping.card_label',
     path: '/shopping/',
-    visible: (viewerId, ids) =>
-      lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('shopping_lists.id'), ids)).select(['shopping_lists.id', 'shopping_lists.title']).execute(),
-  });
-  services.activity.register(shoppingActivity(services.db));
-  services.groupShelf.register({
-    kind: 'shopping',
-    heading: 'shopping.shelf_heading',
-    path: (id) => `/shopping/${id}/`,
-    shared: (viewerId, groupId, limit) =>
-      lists.visibleLists(viewerId).where('shopping_lists.group_id', '=', groupId)
-        .select(['shopping_lists.id', 'shopping_lists.title', 'shopping_lists.updated_at']).orderBy('shopping_lists.updated_at', 'desc').orderBy('shopping_lists.id', 'desc').limit(limit),
+    visible: (viewer) => lists.visibleLists(viewer).select(['shopping_lists.id', 'shopping_lists.title', 'shopping_lists.updated_at']),
+    inGroup: {
+      heading: 'shopping.shelf_heading',
+      shared: (viewer, groupId) =>
+        lists.visibleLists(viewer).where('shopping_lists.group_id', '=', groupId).select(['shopping_lists.id', 'shopping_lists.title', 'shopping_lists.updated_at']),
+    },
   });
   liveListRoutes(app, services, shoppingLiveKind(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;

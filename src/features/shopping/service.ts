@@ -3,7 +3,7 @@ import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Message } from '../../platform/i18n/index.js';
 import type { Notifications } from '../../platform/notifications.js';
-import { type ActivityEvent, recordActivity } from '../../platform/activity.js';
+import { type ActivityEvent, recordActivity } from '../groups/activity.js';
 import { SHOPPING } from './kind.js';
 import type { FormErrors } from '../../platform/forms.js';
 import type { ListAnnouncements } from '../lists-sharing/live-events.js';

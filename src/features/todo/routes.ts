@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { formFailure, parseForm } from '../../platform/forms.js';
-import type { Services } from '../../platform/services.js';
+import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { pathId } from '../../platform/ids.js';
 import { DeleteListPage, type FormState, ListIndexPage } from '../lists-sharing/views.js';
-import { isOneOf } from '../../db/id-lists.js';
 import { LiveListEvents } from '../lists-sharing/live-events.js';
 import { liveListRoutes } from '../lists-sharing/live-routes.js';
 import { todoApi } from './api.js';
@@ -22,12 +21,11 @@ export const todoFeature: FastifyPluginAsync<Services> = async (app, services) =
   liveListRoutes(app, services, todoLiveKind(services.db));
   const userId = (request: FastifyRequest) => request.user!.id;
   const lists = new TodoRepository(services.db);
-  services.linkCards.register({
+  services.objectKinds.register({
     kind: 'todo',
-    label: 'todo.card_label',
+    noun: 'todo.card_label',
     path: '/todo/',
-    visible: (viewerId, ids) =>
-      lists.visibleLists(viewerId).where((eb) => isOneOf(services.db, eb.ref('todo_lists.id'), ids)).select(['todo_lists.id', 'todo_lists.title']).execute(),
+    visible: (viewer) => lists.visibleLists(viewer).select(['todo_lists.id', 'todo_lists.title', 'todo_lists.updated_at']),
   });
 
   /** The list page, with a failed share or item form shown again on it (400). */

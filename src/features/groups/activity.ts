@@ -1,6 +1,7 @@
 import { type AliasableExpression, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { jsonRowsFrom, parseJsonRows } from '../db/json-rows.js';
-import type { Database } from '../db/schema.js';
+import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import type { Database } from '../../db/schema.js';
+import type { ObjectKinds } from '../../platform/object-kinds.js';
 
 /** What happened in a group: an object shared into it or changed, a member coming or going. */
 export type ActivityKind = 'note.shared' | 'list.added' | 'list.changed' | 'member.added' | 'member.left' | 'member.removed' | 'group.renamed';
@@ -12,7 +13,7 @@ export interface ActivityEvent {
   actorId: number | null;
   /** The member a member event is about. */
   memberId?: number;
-  /** The object an event is about: its kind as registered (ActivityObjects) and its id. */
+  /** The object an event is about: its kind as registered (ObjectKinds) and its id. */
   object?: { kind: string; id: number };
 }
 
@@ -96,20 +97,6 @@ export async function recordChange(
   await recordActivity(db, { groupId: group.group_id, kind: 'list.changed', actorId, object }, now);
 }
 
-/** How one kind of object shows in group activity; the feature that owns the objects registers it. */
-export interface ActivityObjectKind {
-  /** The rows' `object_kind`: `note`, `shopping`. */
-  kind: string;
-  /** "note", "shopping list". */
-  noun: string;
-  /** The object's page. */
-  path(id: number): string;
-  /** The object's title now, for the object id column `objectId` (null once it is gone). */
-  title(objectId: Expression<number>): Expression<string | null>;
-  /** Whether `viewerId` may see the object now: the feature's own visibility query, narrowed to `objectId`. */
-  visible(viewerId: number, objectId: Expression<number>): Expression<SqlBool>;
-}
-
 /** One event as the group page shows it. */
 export interface ActivityEntry {
   id: number;
@@ -118,7 +105,8 @@ export interface ActivityEntry {
   member: string | null;
   count: number;
   updated_at: number;
-  object: { noun: string; path: string; title: string } | null;
+  /** The object it is about, when the reader may see it now: its kind's name, page and title. */
+  object: { kind: string; path: string; title: string } | null;
 }
 
 interface ActivityRow {
@@ -134,61 +122,57 @@ interface ActivityRow {
 }
 
 /**
- * The kinds of object features registered, and the reading of a group's activity through them: an
- * event about an object shows only to who may see the object now (a note since moved out of the
- * group, a list moved to another group, a deleted one: gone); one of a kind nobody registered, never.
+ * The group's recent events `viewerId` may see, as one JSON column (read it with readRecent). An
+ * event about an object shows only to who may see the object now, by its kind's own visibility
+ * query (a note since moved out of the group, a list moved to another group, a deleted one: gone);
+ * one of a kind nobody registered, never. The caller checks membership.
  */
-export class ActivityObjects {
-  private readonly kinds = new Map<string, ActivityObjectKind>();
+export function recentActivityColumn(db: Kysely<Database>, kinds: ObjectKinds, viewerId: number, groupId: Expression<number>) {
+  const query = db
+    .selectFrom('group_activity')
+    .leftJoin('users as actor', 'actor.id', 'group_activity.actor_id')
+    .leftJoin('users as member', 'member.id', 'group_activity.member_id')
+    .select((eb) => {
+      let title = sql<string | null>`null`;
+      for (const kind of kinds.all()) {
+        const seen = eb.selectFrom(kind.visible(viewerId).as('seen')).select('seen.title').whereRef('seen.id', '=', 'group_activity.object_id');
+        title = sql<string | null>`case when ${eb.ref('group_activity.object_kind')} = ${kind.kind} then (${seen}) else ${title} end`;
+      }
+      return [
+        'group_activity.id',
+        'group_activity.kind',
+        'actor.username as actor',
+        'member.username as member',
+        'group_activity.count',
+        'group_activity.updated_at',
+        'group_activity.object_kind',
+        'group_activity.object_id',
+        title.as('title'),
+      ];
+    })
+    .where('group_activity.group_id', '=', groupId)
+    .where((eb) => {
+      const seen = kinds.all().map((kind) =>
+        eb.and([
+          eb('group_activity.object_kind', '=', kind.kind),
+          eb.exists(eb.selectFrom(kind.visible(viewerId).as('seen')).select('seen.id').whereRef('seen.id', '=', 'group_activity.object_id')),
+        ]),
+      );
+      return eb.or([eb('group_activity.object_kind', 'is', null), ...seen]);
+    })
+    .orderBy('group_activity.updated_at', 'desc')
+    .orderBy('group_activity.id', 'desc')
+    .limit(RECENT_LIMIT);
+  return jsonRowsFrom(db, query);
+}
 
-  register(kind: ActivityObjectKind): void {
-    this.kinds.set(kind.kind, kind);
-  }
-
-  /** The group's recent events `viewerId` may see, as one JSON column (read it with readRecent). The caller checks membership. */
-  recentColumn(db: Kysely<Database>, viewerId: number, groupId: Expression<number>) {
-    const query = db
-      .selectFrom('group_activity')
-      .leftJoin('users as actor', 'actor.id', 'group_activity.actor_id')
-      .leftJoin('users as member', 'member.id', 'group_activity.member_id')
-      .select((eb) => {
-        const objectId = eb.ref('group_activity.object_id').$castTo<number>();
-        let title = sql<string | null>`null`;
-        for (const kind of this.kinds.values()) {
-          title = sql<string | null>`case when ${eb.ref('group_activity.object_kind')} = ${kind.kind} then ${kind.title(objectId)} else ${title} end`;
-        }
-        return [
-          'group_activity.id',
-          'group_activity.kind',
-          'actor.username as actor',
-          'member.username as member',
-          'group_activity.count',
-          'group_activity.updated_at',
-          'group_activity.object_kind',
-          'group_activity.object_id',
-          title.as('title'),
-        ];
-      })
-      .where('group_activity.group_id', '=', groupId)
-      .where((eb) => {
-        const objectId = eb.ref('group_activity.object_id').$castTo<number>();
-        const seen = [...this.kinds.values()].map((kind) => eb.and([eb('group_activity.object_kind', '=', kind.kind), kind.visible(viewerId, objectId)]));
-        return eb.or([eb('group_activity.object_kind', 'is', null), ...seen]);
-      })
-      .orderBy('group_activity.updated_at', 'desc')
-      .orderBy('group_activity.id', 'desc')
-      .limit(RECENT_LIMIT);
-    return jsonRowsFrom(db, query);
-  }
-
-  /** recentColumn's rows, each object named and linked. */
-  readRecent(column: unknown): ActivityEntry[] {
-    return parseJsonRows<ActivityRow>(column).map(({ object_kind, object_id, title, ...row }) => {
-      const kind = object_kind === null ? undefined : this.kinds.get(object_kind);
-      const object = kind && object_id !== null && title !== null ? { noun: kind.noun, path: kind.path(object_id), title } : null;
-      return { ...row, count: Number(row.count), updated_at: Number(row.updated_at), object };
-    });
-  }
+/** recentActivityColumn's rows, each object named and linked. */
+export function readRecentActivity(kinds: ObjectKinds, column: unknown): ActivityEntry[] {
+  return parseJsonRows<ActivityRow>(column).map(({ object_kind, object_id, title, ...row }) => {
+    const kind = object_kind === null ? undefined : kinds.get(object_kind);
+    const object = kind && object_id !== null && title !== null ? { kind: kind.kind, path: `${kind.path}${object_id}/`, title } : null;
+    return { ...row, count: Number(row.count), updated_at: Number(row.updated_at), object };
+  });
 }
 
 /** The sweep: events older than KEEP_DAYS, and all but each group's KEEP_PER_GROUP newest, go. Returns how many went. */
