@@ -32,7 +32,7 @@ import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/create.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { Outbox } from './platform/mail/outbox.js';
-import { Notifications } from './platform/notifications.js';
+import { Notifications } from './features/notifications/notifications.js';
 import { ObjectKinds } from './platform/object-kinds.js';
 import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';

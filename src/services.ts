@@ -7,7 +7,7 @@ import type { Hub } from './platform/hub/hub.js';
 import type { SessionStore } from './platform/chain/session.js';
 import type { Outbox } from './platform/mail/outbox.js';
 import type { ObjectKinds } from './platform/object-kinds.js';
-import type { Notifications } from './platform/notifications.js';
+import type { Notifications } from './features/notifications/notifications.js';
 
 /** What features are built from: passed down explicitly, never imported as globals. */
 export interface Services {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../src/db/schema.js';
 import { encodeUid, makeResetToken } from '../src/features/accounts/reset-tokens.js';
 import { ownName } from '../src/features/accounts/account-views.js';
-import { CURRENCIES } from '../src/platform/currencies.js';
+import { CURRENCIES } from '../src/features/accounts/currencies.js';
 import { LANGUAGES } from '../src/platform/i18n/index.js';
 import { TIME_ZONES } from '../src/platform/time-zones.js';
 import { createToken } from './api.js';

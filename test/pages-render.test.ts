@@ -6,6 +6,7 @@ import { LoginPage, PasswordChangePage, RegisterPage } from '../src/features/acc
 import { NoteListPage } from '../src/features/notes/list-views.js';
 import { NoteDetailPage, NoteFormPage } from '../src/features/notes/note-views.js';
 import { TagListPage } from '../src/features/tags/views.js';
+import { BELL } from '../src/features/notifications/bell.js';
 import { ErrorPage } from '../src/platform/views/error-page.js';
 import { renderToHtml } from '../src/platform/views/html.js';
 import { translator } from '../src/platform/i18n/index.js';
@@ -19,7 +20,7 @@ const HOSTILE = `<script>alert("x")</script> & 'quotes' "double" <img src=x oner
 
 function ctx(signedIn: boolean): ViewContext {
   return {
-    user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false, unread: 3, navigation: [] } : null,
+    user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false, navigation: [{ link: BELL, count: 3 }] } : null,
     path: '/notes/',
     ...translator('en'),
     csrfToken: () => 'T'.repeat(64),

@@ -6,7 +6,7 @@ import { GroupsService } from '../features/groups/service.js';
 import type { Config } from '../config.js';
 import { publishFromOutside } from '../platform/hub/create.js';
 import { parseId } from '../platform/ids.js';
-import { Notifications } from '../platform/notifications.js';
+import { Notifications } from '../features/notifications/notifications.js';
 import { type Command, withDatabase } from './command.js';
 import { CliError, firstError } from './io.js';
 

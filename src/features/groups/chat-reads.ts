@@ -1,13 +1,13 @@
 import { type Expression, type Kysely, sql } from 'kysely';
 import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Database } from '../../db/schema.js';
-import { UNREAD_CAP } from '../../platform/notifications.js';
+import { COUNT_CAP } from '../../platform/navigation.js';
 
 // Unread chat messages: those above the member's read mark (chat_reads, migration 0019) that
-// someone else wrote. Counts stop at UNREAD_CAP, like the bell's: each reads at most that many
+// someone else wrote. Counts stop at COUNT_CAP, like the bell's: each reads at most that many
 // rows of the (group_id, id) index past the mark, however much has piled up.
 
-/** A member's unread messages in all their groups, up to UNREAD_CAP: embedded in the session's statement. */
+/** A member's unread messages in all their groups, up to COUNT_CAP: embedded in the session's statement. */
 export function unreadChatTotalQuery(db: Kysely<Database>, userId: Expression<number>) {
   return db
     .selectFrom(
@@ -23,13 +23,13 @@ export function unreadChatTotalQuery(db: Kysely<Database>, userId: Expression<nu
             sql.lit(0),
           ),
         )
-        .limit(fixedLimit(UNREAD_CAP))
+        .limit(fixedLimit(COUNT_CAP))
         .as('unread_messages'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'));
 }
 
-/** The user's unread messages in one group (`groupId` a reference to the outer query's group), up to UNREAD_CAP. */
+/** The user's unread messages in one group (`groupId` a reference to the outer query's group), up to COUNT_CAP. */
 export function unreadInGroupQuery(db: Kysely<Database>, userId: number, groupId: Expression<number>) {
   return db
     .selectFrom(
@@ -44,7 +44,7 @@ export function unreadInGroupQuery(db: Kysely<Database>, userId: number, groupId
             sql.lit(0),
           ),
         )
-        .limit(fixedLimit(UNREAD_CAP))
+        .limit(fixedLimit(COUNT_CAP))
         .as('unread_messages'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'));

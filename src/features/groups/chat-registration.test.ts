@@ -5,7 +5,7 @@ import { connectChat, listen } from '../../../test/ws.js';
 import { type DatabaseHandle, openDatabase } from '../../db/database.js';
 import { Hub } from '../../platform/hub/hub.js';
 import { MemoryTransport } from '../../platform/hub/transport.js';
-import { Notifications } from '../../platform/notifications.js';
+import { Notifications } from '../notifications/notifications.js';
 import { ChatService } from './chat-service.js';
 
 // Defect 5 of issue 16: the handshake checked membership and session, but the socket was

@@ -5,6 +5,7 @@ import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { type Message, type MessageKey, requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
 import { issueMessage } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
+import type { NavigationLink } from '../../platform/navigation.js';
 import type { Services } from '../../services.js';
 import { type ViewContext, viewContext } from '../../platform/views/context.js';
 import { chatApi } from './api-chat.js';
@@ -19,16 +20,23 @@ import { chatFrame, historyQuery } from './forms.js';
 import { GroupsRepository } from './repository.js';
 
 const PING_INTERVAL_MS = 30_000;
-const CHAT_LABEL = 'nav.chat';
+
+/** The chat's link in every page's navigation, with the caller's unread messages in all their groups. */
+const CHAT_LINK: NavigationLink = {
+  label: 'nav.chat',
+  href: '/groups/',
+  current: /^\/groups\/\d+\/chat\/$/,
+  count: { counted: 'nav.unread_chat_messages', query: unreadChatTotalQuery },
+};
 
 /**
  * The page's context with the navigation's chat count less this group's unread messages: the
- * session counted them before the page marked them read. (Past UNREAD_CAP the total was cut short,
+ * session counted them before the page marked them read. (Past COUNT_CAP the total was cut short,
  * so what is left may be fewer than the other groups hold; the next page counts afresh.)
  */
 function readingGroup(ctx: ViewContext, unreadHere: number): ViewContext {
   if (!ctx.user || unreadHere === 0) return ctx;
-  const navigation = ctx.user.navigation.map((badge) => (badge.label === CHAT_LABEL ? { ...badge, count: Math.max(0, badge.count - unreadHere) } : badge));
+  const navigation = ctx.user.navigation.map((entry) => (entry.link === CHAT_LINK ? { ...entry, count: Math.max(0, entry.count - unreadHere) } : entry));
   return { ...ctx, user: { ...ctx.user, navigation } };
 }
 
@@ -41,13 +49,7 @@ export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, d
 
   const reads = new ChatReads(db);
   const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
-  sessions.addNavigationCount({
-    label: CHAT_LABEL,
-    href: '/groups/',
-    counted: 'nav.unread_chat_messages',
-    current: /^\/groups\/\d+\/chat\/$/,
-    query: unreadChatTotalQuery,
-  });
+  sessions.addNavigationLink(CHAT_LINK);
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
     ratePerSecond: config.chatRatePerSecond,

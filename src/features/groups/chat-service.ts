@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
 import type { ChatMessagePayload } from './chat-events.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import { mentionedKeys, mentionedMembers } from './chat-mentions.js';
 import { ChatRepository, type StoredChatMessage } from './chat-repository.js';
 

@@ -122,7 +122,7 @@ export class GroupsRepository {
     return row && { ...row, member_count: Number(row.member_count) };
   }
 
-  /** findMemberGroup with the user's unread messages in it (up to UNREAD_CAP), for the chat page: one query. */
+  /** findMemberGroup with the user's unread messages in it (up to COUNT_CAP), for the chat page: one query. */
   async findMemberGroupWithUnread(userId: number, groupId: number): Promise<(GroupSummary & { unread: number }) | undefined> {
     const row = await this.summaries()
       .select((eb) => unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'))

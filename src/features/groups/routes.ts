@@ -12,7 +12,8 @@ import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
 import { GroupEditPage, LeaveConfirmPage, RemoveMemberConfirmPage } from './manage-views.js';
 
-export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, objectKinds }) => {
+export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, sessions, notifications, objectKinds }) => {
+  sessions.addNavigationLink({ label: 'nav.groups', href: '/groups/' });
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
   groupsApi(app, service);

@@ -4,7 +4,7 @@ import type { Database, Group, User } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
 import { recordActivity } from './activity.js';
 import { msg } from '../../platform/i18n/index.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import type { FormErrors } from '../../platform/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from './repository.js';

@@ -1,7 +1,7 @@
 import { say } from '../../platform/i18n/index.js';
 import { CsrfField, Field, FieldErrors, FormAlert } from '../../platform/views/forms.js';
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
-import { unreadBadge } from '../../platform/views/bell.js';
+import { countBadge } from '../../platform/navigation.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import type { ActivityEntry } from './activity.js';
@@ -40,7 +40,7 @@ export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: (Grou
                     <a href={`/groups/${group.id}/chat/`}>{ctx.t('groups.open_chat')}<span class="visually-hidden"> {ctx.t('groups.open_chat_of', { group: group.name })}</span></a>
                     {group.unread > 0 ? (
                       <span class="badge badge-group unread-count">
-                        {unreadBadge(group.unread)} {ctx.t('groups.unread_new', { count: group.unread })}
+                        {countBadge(group.unread)} {ctx.t('groups.unread_new', { count: group.unread })}
                         <span class="visually-hidden"> {ctx.t('groups.unread_messages', { count: group.unread })}</span>
                       </span>
                     ) : null}

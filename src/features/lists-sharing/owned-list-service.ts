@@ -2,7 +2,7 @@ import { msgWith } from '../../platform/i18n/index.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import type { ListAnnouncements } from './live-events.js';
 import { type ListRole, type ShareOutcome, type SharesRepository, changeShare, shareWithGroup } from './sharing.js';
 import type { ListKind } from './views.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database, SharePermission } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
 import { type Message, msg } from '../../platform/i18n/index.js';
-import type { NewNotification, Notifications } from '../../platform/notifications.js';
+import type { NewNotification, Notifications } from '../notifications/notifications.js';
 import type { FormErrors, FormValues } from '../../platform/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 

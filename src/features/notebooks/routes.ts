@@ -15,7 +15,8 @@ import { NotebookDetailPage, NotebookFormPage, NotebookListPage } from './views.
 type PkParams = { Params: { pk: string } };
 
 /** /notebooks/: the caller's own notebooks only; anyone else's is a 404 like a missing one. */
-export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, dialect }) => {
+export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, sessions }) => {
+  sessions.addNavigationLink({ label: 'nav.notebooks', href: '/notebooks/' });
   const notebooks = new NotebooksRepository(db);
   const notes = new NotesRepository(db, dialect);
 

@@ -6,7 +6,7 @@ import { createNote } from '../../../test/notes-factories.js';
 import { Hub } from '../../platform/hub/hub.js';
 import { MemoryTransport } from '../../platform/hub/transport.js';
 import { Outbox } from '../../platform/mail/outbox.js';
-import { Notifications } from '../../platform/notifications.js';
+import { Notifications } from '../notifications/notifications.js';
 import { ReminderScheduler } from './reminder-scheduler.js';
 
 // A reminder's mail is written by a background job: it speaks the recipient's users.language

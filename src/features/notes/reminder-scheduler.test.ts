@@ -7,7 +7,7 @@ import { createNote } from '../../../test/notes-factories.js';
 import { Hub } from '../../platform/hub/hub.js';
 import { MemoryTransport } from '../../platform/hub/transport.js';
 import { Outbox } from '../../platform/mail/outbox.js';
-import { Notifications } from '../../platform/notifications.js';
+import { Notifications } from '../notifications/notifications.js';
 import { formatWallTime, wallTimeAt } from '../../platform/wall-clock.js';
 import { ReminderScheduler } from './reminder-scheduler.js';
 

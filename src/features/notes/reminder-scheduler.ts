@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { BackgroundJob } from '../../platform/background.js';
 import type { Mail, MailLog } from '../../platform/mail/mailer.js';
 import type { Outbox } from '../../platform/mail/outbox.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import { chooseLanguage, translator, type Translator } from '../../platform/i18n/index.js';
 import { dateTimeIn, isTimeZone, timeZoneOr } from '../../platform/time-zones.js';
 import { nextOccurrence, parseWallTime } from '../../platform/wall-clock.js';

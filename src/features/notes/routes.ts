@@ -46,7 +46,8 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background, objectKinds }) => {
+export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, sessions, notifications, outbox, background, objectKinds }) => {
+  sessions.addNavigationLink({ label: 'nav.notes', href: '/notes/' });
   const service = new NotesService(db, dialect);
   objectKinds.register(noteKind(service.notes));
   const reminders = new RemindersRepository(db, dialect);

@@ -3,7 +3,7 @@ import { ApiClient, type ApiResponse, createToken, results } from '../../../test
 import { type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { connectChat, listen } from '../../../test/ws.js';
 import type { User } from '../../db/schema.js';
-import { Notifications } from '../../platform/notifications.js';
+import { Notifications } from './notifications.js';
 
 // /api/v1/notifications/: the caller's own, newest first; marking read is scoped like the page's
 // buttons and tells the open pages the new count, as they do.

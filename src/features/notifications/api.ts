@@ -6,7 +6,7 @@ import { NotFound } from '../../errors.js';
 import { apiRoute, pkParams } from '../../platform/api/routes.js';
 import { cursorAfter, nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from './notifications.js';
 import { requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
 import { type NotificationRow, NotificationsRepository } from './repository.js';
 import { notificationMessage } from './texts.js';

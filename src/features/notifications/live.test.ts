@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { createTodoList } from '../../../test/lists.js';
 import { type ChatClient, connectChat, listen, refusedStatus } from '../../../test/ws.js';
-import { Notifications } from '../../platform/notifications.js';
+import { Notifications } from './notifications.js';
 
 // The bell's live count over a real socket on a real listening server.
 

@@ -3,7 +3,7 @@ import type { User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
 import { createShoppingList, createTodoList } from '../../../test/lists.js';
 import { createNote } from '../../../test/notes-factories.js';
-import { Notifications } from '../../platform/notifications.js';
+import { Notifications } from './notifications.js';
 import { PAGE_SIZE } from './repository.js';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { unreadCountQuery } from '../../platform/notifications.js';
+import { unreadCountQuery } from './notifications.js';
 
 // Every page's session statement counts the caller's unread notifications: it must read the
 // partial index of unread rows and stop at the cap, never the user's read ones or the table.

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { unreadCountQuery } from '../../platform/notifications.js';
+import { unreadCountQuery } from './notifications.js';
 
 export const PAGE_SIZE = 25;
 
@@ -72,7 +72,7 @@ export class NotificationsRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Unread counts (up to UNREAD_CAP, like the session's) of these users. */
+  /** Unread counts (up to COUNT_CAP, like the session's) of these users. */
   async unreadCounts(userIds: readonly number[]): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
     for (const userId of userIds) {

@@ -1,6 +1,7 @@
 import { Time } from '../../platform/views/controls.js';
 import { CsrfField } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
+import { BELL } from './bell.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import type { NotificationPage, NotificationRow } from './repository.js';
 import { notificationMessage } from './texts.js';
@@ -49,7 +50,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
 
 export function NotificationsPage({ ctx, result }: { ctx: ViewContext; result: NotificationPage }) {
   const { notifications, page, hasNext } = result;
-  const anyUnread = ctx.user!.unread > 0;
+  const anyUnread = (ctx.user!.navigation.find((entry) => entry.link === BELL)?.count ?? 0) > 0;
   return (
     <Layout ctx={ctx} title={ctx.t('notifications.title')}>
       <div class="page-header">

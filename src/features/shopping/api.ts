@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { apiRoute, pkParams } from '../../platform/api/routes.js';
 import { nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import type { LiveListEvents } from '../lists-sharing/live-events.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import { invalid, listsAfter, ownerActionsApi } from '../lists-sharing/api.js';
 import { checkedChange, type AfterCommit } from '../../platform/api/changes.js';
 import {

@@ -19,6 +19,7 @@ import { requestTranslator } from '../../platform/i18n/index.js';
 import { SHOPPING, ShoppingFormPage, ShoppingListPage } from './views.js';
 
 export const shoppingFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  services.sessions.addNavigationLink({ label: 'nav.shopping', href: '/shopping/' });
   const live = new LiveListEvents(services.hub, shoppingLiveReader, app.log);
   const shopping = new ShoppingService(services.db, services.notifications, live);
   const lists = new ShoppingRepository(services.db);

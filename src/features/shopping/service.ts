@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ShoppingList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { Message } from '../../platform/i18n/index.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import { type ActivityEvent, recordActivity } from '../groups/activity.js';
 import { SHOPPING } from './kind.js';
 import type { FormErrors } from '../../platform/forms.js';

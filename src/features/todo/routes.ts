@@ -16,6 +16,7 @@ import { addAnchor, DeleteItemPage, itemAnchor, itemsAnchor } from '../lists-sha
 import { EditTodoItemPage } from './item-views.js';
 
 export const todoFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  services.sessions.addNavigationLink({ label: 'nav.todo', href: '/todo/' });
   const live = new LiveListEvents(services.hub, todoLiveReader, app.log);
   const todo = new TodoService(services.db, services.notifications, live);
   liveListRoutes(app, services, todoLiveKind(services.db));

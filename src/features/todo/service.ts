@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, TodoList } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import type { Notifications } from '../../platform/notifications.js';
+import type { Notifications } from '../notifications/notifications.js';
 import { TODO } from './kind.js';
 import type { ListAnnouncements } from '../lists-sharing/live-events.js';
 import { OwnedListService } from '../lists-sharing/owned-list-service.js';

@@ -95,7 +95,7 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'api.read_only_token');
     const { user } = caller;
     request.apiToken = { id: caller.tokenId, scope: caller.scope, groupIds: caller.groupIds };
-    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1, unread: 0, navigation: [] });
+    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1, navigation: [] });
     await tokens.touch(caller);
   });
 }, { name: 'api-token-layer', dependencies: ['session-layer'] });

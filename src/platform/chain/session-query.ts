@@ -4,8 +4,7 @@ import { GOES_FIRST } from '../../db/pg-lanes.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { jsonRowsFrom } from '../../db/json-rows.js';
-import { unreadCountQuery } from '../notifications.js';
-import type { NavigationCount } from '../navigation-counts.js';
+import { countedLinks, type NavigationLink } from '../navigation.js';
 import type { SessionRider } from './session-rider.js';
 
 /** One session asked for: its key, the rider's argument (0 without one) and the time it is asked at. */
@@ -24,10 +23,10 @@ const BATCH_RUNS = 1;
 type From = ExpressionBuilder<Database, 'sessions' | 'users'>;
 
 /**
- * The session's columns: its user, their view token's parts, the unread count, the navigation's
- * counts and the rider's value for `argument`, all in the one statement that runs before every page.
+ * The session's columns: its user, their view token's parts, the navigation's counts and the
+ * rider's value for `argument`, all in the one statement that runs before every page.
  */
-function sessionColumns(db: Kysely<Database>, eb: From, counts: readonly NavigationCount[], rider: SessionRider | undefined, argument: Expression<number>) {
+function sessionColumns(db: Kysely<Database>, eb: From, links: readonly NavigationLink[], rider: SessionRider | undefined, argument: Expression<number>) {
   return [
     'sessions.session_key',
     'sessions.session_data',
@@ -51,21 +50,20 @@ function sessionColumns(db: Kysely<Database>, eb: From, counts: readonly Navigat
         .whereRef('group_members.user_id', '=', 'users.id')
         .orderBy('groups.id'),
     ).as('group_versions'),
-    unreadCountQuery(db, sql.ref<number>('users.id')).as('unread'),
-    ...counts.map((count, index) => count.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
+    ...countedLinks(links).map((link, index) => link.count!.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
     // Not `users.id`: a rider's subquery that joins users (a note's author) would shadow it.
     (rider ? rider.column(db, sql.ref<number>('sessions.user_id'), argument) : sql<unknown>`null`).as('rider'),
   ] as const;
 }
 
 /** One session by its key, live at `now`. `first`: on the way to a write (GOES_FIRST). */
-function oneSession(counts: readonly NavigationCount[], rider: SessionRider | undefined, first: boolean) {
+function oneSession(links: readonly NavigationLink[], rider: SessionRider | undefined, first: boolean) {
   return new PreparedQuery((db, params: Params<SessionAsk>) =>
     db
       .selectFrom('sessions')
       .$if(first, (query) => query.modifyFront(sql.raw(GOES_FIRST)))
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select((eb) => sessionColumns(db, eb, counts, rider, sql<number>`${params.argument}`))
+      .select((eb) => sessionColumns(db, eb, links, rider, sql<number>`${params.argument}`))
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
   );
@@ -86,13 +84,13 @@ export type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof oneSes
  * cheaper than the generic plan's guess, and the note page's statement, whose rider takes
  * about 2.4 ms to plan and 0.4 ms to run, was planned again at every page.
  */
-function manySessions(counts: readonly NavigationCount[], rider: SessionRider | undefined) {
+function manySessions(links: readonly NavigationLink[], rider: SessionRider | undefined) {
   return new PreparedQuery((db, params: Params<{ asked: string; now: number }>) =>
     db
       .selectFrom(sql<{ key: string; argument: number; position: number }>`json_to_recordset(${params.asked}::json)`.as<'asked'>(sql`asked(key text, argument bigint, position integer)`))
       .innerJoin('sessions', 'sessions.session_key', 'asked.key')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select((eb) => [...sessionColumns(db, eb, counts, rider, sql.ref<number>('asked.argument')), 'asked.position'])
+      .select((eb) => [...sessionColumns(db, eb, links, rider, sql.ref<number>('asked.argument')), 'asked.position'])
       .where('sessions.expire_date', '>', params.now),
   );
 }
@@ -108,14 +106,14 @@ export class SessionQueries {
   private readonly first = new Map<SessionRider | undefined, ReturnType<typeof oneSession>>();
   private readonly many = new Map<SessionRider | undefined, Coalescer<SessionAsk, SessionRow | undefined>>();
 
-  constructor(private readonly counts: readonly NavigationCount[]) {}
+  constructor(private readonly links: readonly NavigationLink[]) {}
 
   read(db: Kysely<Database>, ask: SessionAsk, rider: SessionRider | undefined, writing: boolean): Promise<SessionRow | undefined> {
     const batched = !writing && !db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
     if (batched) return this.batch(db, rider).call(ask);
     const statements = writing ? this.first : this.one;
     let statement = statements.get(rider);
-    if (!statement) statements.set(rider, (statement = oneSession(this.counts, rider, writing)));
+    if (!statement) statements.set(rider, (statement = oneSession(this.links, rider, writing)));
     return statement.executeTakeFirst(db, ask);
   }
 
@@ -123,7 +121,7 @@ export class SessionQueries {
   private batch(db: Kysely<Database>, rider: SessionRider | undefined) {
     let coalescer = this.many.get(rider);
     if (!coalescer) {
-      const statement = manySessions(this.counts, rider);
+      const statement = manySessions(this.links, rider);
       coalescer = new Coalescer(async (asks: readonly SessionAsk[]) => {
         const now = Math.min(...asks.map((ask) => ask.now));
         const asked = JSON.stringify(asks.map(({ key, argument }, position) => ({ key, argument, position })));

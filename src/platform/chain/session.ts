@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { parseJsonRows } from '../../db/json-rows.js';
-import { type NavigationBadge, type NavigationCount, navigationBadges } from '../navigation-counts.js';
+import { type NavigationEntry, type NavigationLink, navigationEntries } from '../navigation.js';
 import type { SessionRider } from './session-rider.js';
 import { SessionQueries } from './session-query.js';
 
@@ -39,10 +39,8 @@ export interface LoadedSession {
   viewToken: string;
   /** The ids of the groups the user is in, read with the session, in id order. */
   groupIds: readonly number[];
-  /** The user's unread notifications, read with the session, counted up to UNREAD_CAP only. */
-  unread: number;
-  /** The navigation's counts (addNavigationCount), read with the session, in the order added. */
-  navigation: readonly NavigationBadge[];
+  /** The navigation's links (addNavigationLink) with their counts, read with the session, in the order added. */
+  navigation: readonly NavigationEntry[];
   /** The value of the rider the session was read with (load's `rider`), as the database gave it. */
   rider?: unknown;
 }
@@ -94,27 +92,27 @@ export type SessionsEndedListener = (sessionKeys: string[]) => void;
 /** Server-side session rows: the cookie holds only the random key. */
 export class SessionStore {
   private loaded = false;
-  /** The session's statements (session-query.ts), built on first use, after every navigation count is added. */
+  /** The session's statements (session-query.ts), built on first use, after every navigation link is added. */
   private readonly queries: SessionQueries;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
     private readonly onEnded?: SessionsEndedListener,
-    private readonly navigationCounts: NavigationCount[] = [],
+    private readonly navigationLinks: NavigationLink[] = [],
   ) {
-    this.queries = new SessionQueries(navigationCounts);
+    this.queries = new SessionQueries(navigationLinks);
   }
 
   /** The same store working inside a transaction. */
   withDb(db: Kysely<Database>): SessionStore {
-    return new SessionStore(db, this.lifetimeSeconds, this.onEnded, this.navigationCounts);
+    return new SessionStore(db, this.lifetimeSeconds, this.onEnded, this.navigationLinks);
   }
 
-  /** A count for every page's navigation, read in the session's statement: added by features before the first request. */
-  addNavigationCount(count: NavigationCount): void {
-    if (this.loaded) throw new Error('navigation counts are added before the first session is loaded');
-    this.navigationCounts.push(count);
+  /** A link of every page's navigation, its count read in the session's statement: added by features before the first request. */
+  addNavigationLink(link: NavigationLink): void {
+    if (this.loaded) throw new Error('navigation links are added before the first session is loaded');
+    this.navigationLinks.push(link);
   }
 
   /**
@@ -143,9 +141,8 @@ export class SessionStore {
       user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone, currency, language }),
       viewToken: `${row.view_version}:${groupVersions}`,
       groupIds: Object.freeze(groups.map((group) => group.id)),
-      // A bigint count on PostgreSQL (parsed to a number by db/database.ts), an integer on SQLite.
-      unread: Number(row.unread ?? 0),
-      navigation: navigationBadges(this.navigationCounts, row),
+      // Counts are bigint on PostgreSQL (parsed to numbers by db/database.ts), integers on SQLite.
+      navigation: navigationEntries(this.navigationLinks, row),
       rider: rider ? row.rider : undefined,
     });
   }

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
 import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
 import type { FlashMessage } from '../chain/messages.js';
-import type { NavigationBadge } from '../navigation-counts.js';
-import { UNREAD_CAP } from '../notifications.js';
+import { COUNT_CAP, type NavigationEntry, type NavigationLink } from '../navigation.js';
 import { AudiencePanel } from '../views/audience.js';
 import { DeleteConfirmPage } from '../views/controls.js';
 import { Layout } from '../views/layout.js';
@@ -11,7 +10,7 @@ import { renderPage } from '../views/render.js';
 import { type ViewContext } from '../views/context.js';
 import { translator } from './index.js';
 
-// Issue 23's check for the platform's own pages: the error pages, the layout (navigation, bell,
+// The platform's own pages in the catalogue's words: the error pages, the layout (navigation,
 // counts, flash messages) and the confirmation page, with every catalogue message wrapped in ⟦ ⟧:
 // any text left outside the markers is text that is not from the catalogue.
 
@@ -24,11 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A page's context as a logged-in request would make it, with the bell and counts given. */
-function context(options: { unread?: number; navigation?: NavigationBadge[]; messages?: FlashMessage[] } = {}): ViewContext {
+/** A page's context as a logged-in request would make it, with the navigation's counts given. */
+function context(options: { navigation?: NavigationEntry[]; messages?: FlashMessage[] } = {}): ViewContext {
   const { language, t: say } = translator('en');
   return {
-    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false, unread: options.unread ?? 0, navigation: options.navigation ?? [] },
+    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false, navigation: options.navigation ?? [] },
     path: '/notes/',
     csrfToken: () => 'token',
     takeMessages: () => options.messages ?? [],
@@ -37,7 +36,9 @@ function context(options: { unread?: number; navigation?: NavigationBadge[]; mes
   };
 }
 
-const chat = (count: number): NavigationBadge => ({ label: 'nav.chat', href: '/groups/', counted: 'nav.unread_chat_messages', count });
+/** A section and a counted link, as features register them (the notes' and the chat's). */
+const section: NavigationLink = { label: 'nav.notes', href: '/notes/' };
+const counted: NavigationLink = { label: 'nav.chat', href: '/groups/', count: { counted: 'nav.unread_chat_messages', query: () => { throw new Error('not read here'); } } };
 
 describe('the platform’s pages say only catalogue words', () => {
   it('the 404 page, logged in (navigation, bell and the chat’s count) and not', async () => {
@@ -68,13 +69,14 @@ describe('the platform’s pages say only catalogue words', () => {
     expectAllWrapped('413', response.body, [person.user.username]);
   });
 
-  it('the layout with a flash message, the bell with unread notifications and the chat’s count', () => {
+  it('the layout with a flash message, a section and a counted link', () => {
     const messages: FlashMessage[] = [{ level: 'success', text: 'nav.notes' }, { level: 'error', text: { key: 'api.rate_limited_account', values: { seconds: 3 } } }];
-    for (const [unread, count] of [[3, 5], [1, 1], [UNREAD_CAP, UNREAD_CAP]] as const) {
-      const html = renderPage(Layout({ ctx: context({ unread, navigation: [chat(count)], messages }), title: '⟦Soup⟧', children: null }), translator('en'));
+    for (const count of [5, 1, COUNT_CAP]) {
+      const navigation = [{ link: section, count: 0 }, { link: counted, count }];
+      const html = renderPage(Layout({ ctx: context({ navigation, messages }), title: '⟦Soup⟧', children: null }), translator('en'));
       expect(html).toContain('message-error');
-      expect(html).toContain('data-label-one="⟦Notifications, {count} unread⟧"');
-      expectAllWrapped(`layout (${unread} unread, ${count} in the chat)`, html, ['⟦dana⟧']);
+      expect(html).toContain('nav-count');
+      expectAllWrapped(`layout (${count} counted)`, html, ['⟦dana⟧']);
     }
   });
 

@@ -1,21 +1,10 @@
 import { say } from '../i18n/index.js';
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
-import { Bell, unreadBadge } from './bell.js';
-import type { NavigationBadge } from '../navigation-counts.js';
-import { UNREAD_CAP } from '../notifications.js';
+import { COUNT_CAP, countBadge, type NavigationEntry } from '../navigation.js';
 import { localeOf } from '../time-zones.js';
 import { CsrfField } from './forms.js';
 import type { ViewContext } from './context.js';
-
-const SECTIONS = [
-  { href: '/notes/', label: 'nav.notes' },
-  { href: '/notebooks/', label: 'nav.notebooks' },
-  { href: '/tags/', label: 'nav.tags' },
-  { href: '/todo/', label: 'nav.todo' },
-  { href: '/shopping/', label: 'nav.shopping' },
-  { href: '/groups/', label: 'nav.groups' },
-] as const;
 
 /** The mark beside the name: a folded note. Decorative, so hidden from screen readers. */
 function BrandMark() {
@@ -28,23 +17,24 @@ function BrandMark() {
   );
 }
 
-/** How many, for the accessible name: "3 unread chat messages", "more than 99 …" past UNREAD_CAP. */
-function countWords(ctx: ViewContext, badge: NavigationBadge): string {
-  const { counted } = badge;
-  const count = Math.min(badge.count, UNREAD_CAP - 1);
-  const words = typeof counted === 'string' ? ctx.t(counted, { count }) : `${count} ${count === 1 ? counted.one : counted.many}`;
-  return badge.count >= UNREAD_CAP ? ctx.t('count.more_than', { what: words }) : words;
+/** How many, for the accessible name: "3 unread chat messages", "more than 99 …" past COUNT_CAP. */
+function countWords(ctx: ViewContext, entry: NavigationEntry): string {
+  const words = ctx.t(entry.link.count!.counted, { count: Math.min(entry.count, COUNT_CAP - 1) });
+  return entry.count >= COUNT_CAP ? ctx.t('count.more_than', { what: words }) : words;
 }
 
-/** A link with a count beside it (platform/navigation-counts.ts), stopping at UNREAD_CAP like the bell's. */
-function NavigationCountLink({ ctx, badge }: { ctx: ViewContext; badge: NavigationBadge }) {
+/** A link of the navigation: drawn by its feature (the bell), or plain, with its count beside it if it has one. */
+function NavigationLinkItem({ ctx, entry }: { ctx: ViewContext; entry: NavigationEntry }) {
+  const { link, count } = entry;
+  if (link.render) return link.render(ctx, count);
+  if (!link.count) return <a href={link.href} aria-current={current(ctx, link.href)}>{ctx.t(link.label)}</a>;
   return (
-    <a href={badge.href} class="nav-count-link" aria-current={badge.current?.test(ctx.path) ? 'page' : undefined}>
-      {say(badge.label)}
-      {badge.count > 0 ? (
+    <a href={link.href} class="nav-count-link" aria-current={link.current?.test(ctx.path) ? 'page' : undefined}>
+      {ctx.t(link.label)}
+      {count > 0 ? (
         <>
-          <span class="nav-count" aria-hidden="true">{unreadBadge(badge.count)}</span>
-          <span class="visually-hidden">, {countWords(ctx, badge)}</span>
+          <span class="nav-count" aria-hidden="true">{countBadge(count)}</span>
+          <span class="visually-hidden">, {countWords(ctx, entry)}</span>
         </>
       ) : null}
     </a>
@@ -53,7 +43,7 @@ function NavigationCountLink({ ctx, badge }: { ctx: ViewContext; badge: Navigati
 
 /** A section is current on the pages under it, unless a counted link claims the page (the chat's). */
 function current(ctx: ViewContext, href: string): 'page' | undefined {
-  if (ctx.user?.navigation.some((badge) => badge.current?.test(ctx.path))) return undefined;
+  if (ctx.user?.navigation.some((entry) => entry.link.current?.test(ctx.path))) return undefined;
   return ctx.path.startsWith(href) ? 'page' : undefined;
 }
 
@@ -71,16 +61,9 @@ export function Navigation({ ctx }: { ctx: ViewContext }) {
       </a>
       {user ? (
         <ul class="sections">
-          {SECTIONS.map((section) => (
+          {user.navigation.filter((entry) => entry.link.place !== 'account').map((entry) => (
             <li>
-              <a href={section.href} aria-current={current(ctx, section.href)}>
-                {ctx.t(section.label)}
-              </a>
-            </li>
-          ))}
-          {user.navigation.map((badge) => (
-            <li>
-              <NavigationCountLink ctx={ctx} badge={badge} />
+              <NavigationLinkItem ctx={ctx} entry={entry} />
             </li>
           ))}
         </ul>
@@ -88,9 +71,11 @@ export function Navigation({ ctx }: { ctx: ViewContext }) {
       <ul class="account">
         {user ? (
           <>
-            <li>
-              <Bell ctx={ctx} unread={user.unread} />
-            </li>
+            {user.navigation.filter((entry) => entry.link.place === 'account').map((entry) => (
+              <li>
+                <NavigationLinkItem ctx={ctx} entry={entry} />
+              </li>
+            ))}
             <li>
               <a href="/accounts/" class="username" aria-current={current(ctx, '/accounts/')}>
                 <span class="visually-hidden">{ctx.t('nav.account_of')}</span>
@@ -141,7 +126,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         <link rel="stylesheet" href={assetUrl('vendor/pico.min.css')} />
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('js/app.js')} defer />
-        {ctx.user ? <script src={assetUrl('js/notifications.js')} defer /> : null}
+        {ctx.user?.navigation.map(({ link }) => (link.script ? <script src={assetUrl(link.script)} defer /> : null))}
         {ctx.user ? <script src={assetUrl('js/confirm.js')} defer /> : null}
       </head>
       <body data-locale={localeOf(ctx.language)}>

@@ -93,12 +93,12 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     const csrfToken = () => request.csrfToken();
     const keptContext: ViewContext = { ...context, csrfToken: () => cache.placeholder, takeMessages: () => [] };
     const navigation = () => renderingIn(translator, () => renderToHtml(Navigation({ ctx: keptContext })));
-    // Every page's bell and navigation show counts which no view token follows (a chat message
+    // Every page's navigation shows counts (the bell's, the chat's) which no view token follows (a chat message
     // moves nineteen members' counts): the navigation is put into kept pages as it is now. A
     // shared page's is the caller's own, all of it (their name too): it is rendered every time.
     const live = (shared: boolean): LivePart | undefined => {
       if (!user) return undefined;
-      if (!shared) return { variant: `${user.unread}\0${user.navigation.map((badge) => badge.count).join(',')}`, render: navigation };
+      if (!shared) return { variant: user.navigation.map((entry) => entry.count).join(','), render: navigation };
       const part = navigation();
       return { variant: part, render: () => part };
     };

@@ -1,18 +1,15 @@
-import { UNREAD_CAP } from '../notifications.js';
-import { localeOf } from '../time-zones.js';
-import type { ViewContext } from './context.js';
+import { COUNT_CAP, countBadge, type NavigationLink } from '../../platform/navigation.js';
+import { localeOf } from '../../platform/time-zones.js';
+import type { ViewContext } from '../../platform/views/context.js';
+import { unreadCountQuery } from './notifications.js';
 
-// The bell in every page's navigation: a plain link to /notifications/ with the unread count.
-// public/js/notifications.js keeps the same words and number up to date over a socket.
-
-/** The number on the badge: counts stop at UNREAD_CAP, shown as "99+". */
-export function unreadBadge(count: number): string {
-  return count >= UNREAD_CAP ? `${UNREAD_CAP - 1}+` : String(count);
-}
+// The bell in every page's navigation: a plain link to /notifications/ with the unread count, a
+// navigation link the notifications feature registers. public/js/notifications.js keeps the same
+// words and number up to date over a socket.
 
 /** The link's accessible name, in the page's language. */
 export function unreadLabel(t: ViewContext['t'], count: number): string {
-  return count >= UNREAD_CAP ? t('bell.unread_more', { cap: UNREAD_CAP - 1 }) : t('bell.unread', { count: Math.max(count, 0) });
+  return count >= COUNT_CAP ? t('bell.unread_more', { cap: COUNT_CAP - 1 }) : t('bell.unread', { count: Math.max(count, 0) });
 }
 
 /**
@@ -34,8 +31,8 @@ const labelForms = new WeakMap<ViewContext['t'], Record<string, string>>();
 
 function labelFormsIn(ctx: ViewContext): Record<string, string> {
   const rules = new Intl.PluralRules(localeOf(ctx.language));
-  const forms: Record<string, string> = { 'data-label-none': unreadLabel(ctx.t, 0), 'data-label-more': unreadLabel(ctx.t, UNREAD_CAP) };
-  for (let count = 1; count < UNREAD_CAP; count++) {
+  const forms: Record<string, string> = { 'data-label-none': unreadLabel(ctx.t, 0), 'data-label-more': unreadLabel(ctx.t, COUNT_CAP) };
+  for (let count = 1; count < COUNT_CAP; count++) {
     const name = `data-label-${rules.select(count)}`;
     forms[name] ??= unreadLabel(ctx.t, count).replace(String(count), '{count}');
   }
@@ -68,8 +65,18 @@ export function Bell({ ctx, unread }: { ctx: ViewContext; unread: number }) {
         {unreadLabel(ctx.t, unread)}
       </span>
       <span class="bell-count" aria-hidden="true" hidden={unread <= 0}>
-        {unreadBadge(unread)}
+        {countBadge(unread)}
       </span>
     </a>
   );
 }
+
+/** The bell as a link of every page's navigation: beside the account, its count read with the session. */
+export const BELL: NavigationLink = {
+  label: 'bell.unread',
+  href: '/notifications/',
+  place: 'account',
+  count: { counted: 'bell.unread', query: (db, userId) => unreadCountQuery(db, userId) },
+  render: (ctx, count) => <Bell ctx={ctx} unread={count} />,
+  script: 'js/notifications.js',
+};

@@ -1,8 +1,9 @@
 import type { Expression, Kysely } from 'kysely';
-import { fixedLimit } from '../db/fixed-limit.js';
-import type { Database } from '../db/schema.js';
-import type { Hub } from './hub/hub.js';
-import { type MessageKey, translate, translator } from './i18n/index.js';
+import { fixedLimit } from '../../db/fixed-limit.js';
+import type { Database } from '../../db/schema.js';
+import type { Hub } from '../../platform/hub/hub.js';
+import { type MessageKey, translate, translator } from '../../platform/i18n/index.js';
+import { COUNT_CAP } from '../../platform/navigation.js';
 
 /** What a notification says: features choose the kind, the words and where it points. */
 export interface NewNotification {
@@ -20,13 +21,7 @@ export interface NewNotification {
 const TEXT_LIMIT = 500;
 
 /**
- * The bell counts unread notifications up to this, and shows "99+" from 100 on: every page reads
- * the count, so it is bounded whatever the user has let pile up.
- */
-export const UNREAD_CAP = 100;
-
-/**
- * The user's unread count, up to UNREAD_CAP, read off the partial index of unread rows
+ * The user's unread count, up to COUNT_CAP, read off the partial index of unread rows
  * (db/migrations/0014_notifications.ts): the session's statement embeds it (`userId` a reference
  * to its user), the live bell runs it alone.
  */
@@ -38,7 +33,7 @@ export function unreadCountQuery(db: Kysely<Database>, userId: Expression<number
         .select('notifications.id')
         .where('notifications.user_id', '=', userId)
         .where('notifications.read_at', 'is', null)
-        .limit(fixedLimit(UNREAD_CAP))
+        .limit(fixedLimit(COUNT_CAP))
         .as('unread_rows'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'));
