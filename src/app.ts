@@ -127,7 +127,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   // The request chain, in SPEC.md section 5.9's order.
   await app.register(securityLayer, { config }); //       1. HTTPS redirect, security headers
   await app.register(sessionLayer, { store: sessions }); // 2. sessionid -> session (+ user)
-  await app.register(apiTokenLayer, { config, tokens: new TokenStore(database.db) }); // or an API token -> user
+  await app.register(apiTokenLayer, { config, tokens: new TokenStore(database.db, sessions.callerColumns) }); // or an API token -> user
   await app.register(commonLayer, { config }); //         3. Host check, trailing slash, 404/405
   await app.register(csrfLayer, { config }); //           4. CSRF token and Origin on unsafe methods
   await app.register(authenticationLayer, { config, store: sessions }); // 5. request.user, login required

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
+import { MEMBERSHIPS } from './memberships.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { groupsApi } from './api.js';
@@ -14,6 +15,7 @@ import { GroupEditPage, LeaveConfirmPage, RemoveMemberConfirmPage } from './mana
 
 export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, sessions, notifications, objectKinds }) => {
   sessions.addNavigationLink({ label: 'nav.groups', href: '/groups/' });
+  sessions.addCallerColumn(MEMBERSHIPS);
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
   groupsApi(app, service);

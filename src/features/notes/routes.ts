@@ -12,6 +12,7 @@ import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
 import { noteKind } from './visibility.js';
+import { callerGroupIds } from '../groups/memberships.js';
 import { notesApi } from './api.js';
 import { NotesApiRepository } from './api-repository.js';
 import { remindersApi } from './api-reminders.js';
@@ -99,7 +100,7 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
       }
       const filters = { archived, notebookId, tagId };
       if (!q) {
-        const result = await service.notes.listVisiblePage(userId, filters, page, request.session?.groupIds);
+        const result = await service.notes.listVisiblePage(userId, filters, page, callerGroupIds(request));
         if (page > 1 && result.notes.length === 0) throw new NotFound();
         return NoteListPage({ ctx, query, result });
       }

@@ -24,14 +24,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The personal access token this API request came with (it is then exempt from CSRF); null otherwise. */
-    apiToken: { id: number; scope: TokenScope; groupIds: readonly number[] } | null;
+    apiToken: { id: number; scope: TokenScope; columns: Readonly<Record<string, unknown>> } | null;
   }
 }
 
-/** The caller's groups as their session or token read them (each in its one statement), if either did. */
-export function callerGroupIds(request: FastifyRequest): readonly number[] | undefined {
-  return request.session?.groupIds ?? request.apiToken?.groupIds;
-}
 
 /** Per-token (and per-user, for the session cookie) request limits, bounded in number (the least recently used bucket is dropped). */
 class TokenLimits {
@@ -94,7 +90,7 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     throwIfOverLimit(`token:${caller.tokenId}`, 'api.rate_limited_token');
     if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'api.read_only_token');
     const { user } = caller;
-    request.apiToken = { id: caller.tokenId, scope: caller.scope, groupIds: caller.groupIds };
+    request.apiToken = Object.freeze({ id: caller.tokenId, scope: caller.scope, columns: caller.columns });
     request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1, navigation: [] });
     await tokens.touch(caller);
   });

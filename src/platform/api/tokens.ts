@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
 import { Coalescer } from '../../db/coalesce.js';
-import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
+import { type CallerColumn, CallerColumns, callerColumnsSelection, callerValues } from '../chain/caller-columns.js';
 
 /** Every token starts so, for secret scanners (GitHub's `ghp_` is the model) and for people. */
 export const TOKEN_PREFIX = 'gnp_';
@@ -33,27 +33,28 @@ export interface TokenCaller {
   scope: TokenScope;
   lastUsedAt: number | null;
   user: { id: number; username: string; email: string; timezone: string; language: string; is_admin: number };
-  /** The user's groups, read with the token as a session reads them: the lists need them, and need not ask again. */
-  groupIds: readonly number[];
+  /** The caller columns features added (CallerColumns), read with the token as a session reads them: features need not ask again. */
+  columns: Readonly<Record<string, unknown>>;
 }
 
-/** The tokens' rows, with their active users and their groups. */
-function tokenRows(db: Kysely<Database>) {
+/** The tokens' rows, with their active users and the caller columns. */
+function tokenRows(db: Kysely<Database>, callers: readonly CallerColumn[]) {
   return db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
     .select(['access_tokens.id', 'access_tokens.token_hash', 'access_tokens.scope', 'access_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.email', 'users.timezone', 'users.language', 'users.is_admin'])
-    .select((eb) => jsonRowsFrom(db, eb.selectFrom('group_members').select('group_members.group_id as id').whereRef('group_members.user_id', '=', 'users.id').orderBy('group_members.group_id')).as('groups'))
+    .select(callerColumnsSelection(db, callers, sql.ref<number>('users.id')))
     .where('users.is_active', '=', 1);
 }
 
 /** One token, in one statement prepared once. */
-const tokenQuery = new PreparedQuery((db, params: Params<{ hash: string }>) => tokenRows(db).where('access_tokens.token_hash', '=', params.hash));
+const tokenQuery = (callers: readonly CallerColumn[]) => new PreparedQuery((db, params: Params<{ hash: string }>) => tokenRows(db, callers).where('access_tokens.token_hash', '=', params.hash));
 
 /** Many tokens in one PostgreSQL statement, each row naming its hash. */
-const tokensQuery = new PreparedQuery((db, params: Params<{ hashes: string[] }>) => tokenRows(db).where(sql<SqlBool>`access_tokens.token_hash = any(${params.hashes}::text[])`));
+const tokensQuery = (callers: readonly CallerColumn[]) =>
+  new PreparedQuery((db, params: Params<{ hashes: string[] }>) => tokenRows(db, callers).where(sql<SqlBool>`access_tokens.token_hash = any(${params.hashes}::text[])`));
 
-type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenQuery.executeTakeFirst>>>;
+type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQuery>['executeTakeFirst']>>>;
 
 /** The most tokens one statement reads, and the statements out at a time (as the sessions': chain/session-query.ts). */
 const BATCH_MAX = 64;
@@ -66,29 +67,42 @@ export class TokenStore {
    * the event loop) are read in one statement, as the pages' sessions are: under the crowd's API
    * reads the token's statement was one of every request's two.
    */
-  private readonly batch: Coalescer<string, TokenRow | undefined> | undefined;
+  private batch: Coalescer<string, TokenRow | undefined> | undefined;
+  /** The statements, built at the first token read: after every caller column is added. */
+  private statements: { one: ReturnType<typeof tokenQuery>; many: ReturnType<typeof tokensQuery> } | undefined;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.batch = db.getExecutor().adapter instanceof PostgresAdapter && !db.isTransaction
-      ? new Coalescer(async (hashes) => {
-        const rows = new Map((await tokensQuery.execute(db, { hashes: [...hashes] })).map((row) => [row.token_hash, row]));
-        return hashes.map((hash) => rows.get(hash));
-      }, BATCH_MAX, BATCH_RUNS)
-      : undefined;
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly callers: CallerColumns = new CallerColumns(),
+  ) {}
+
+  private read(hash: string): Promise<TokenRow | undefined> {
+    if (!this.statements) {
+      const columns = this.callers.list();
+      const statements = (this.statements = { one: tokenQuery(columns), many: tokensQuery(columns) });
+      const db = this.db;
+      if (db.getExecutor().adapter instanceof PostgresAdapter && !db.isTransaction) {
+        this.batch = new Coalescer(async (hashes) => {
+          const rows = new Map((await statements.many.execute(db, { hashes: [...hashes] })).map((row) => [row.token_hash, row]));
+          return hashes.map((asked) => rows.get(asked));
+        }, BATCH_MAX, BATCH_RUNS);
+      }
+    }
+    return this.batch ? this.batch.call(hash) : this.statements.one.executeTakeFirst(this.db, { hash });
   }
 
   /** The caller a token stands for; null for a malformed, unknown or revoked token, or a deactivated user. */
   async authenticate(token: string): Promise<TokenCaller | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
     const hash = hashToken(token);
-    const row = this.batch ? await this.batch.call(hash) : await tokenQuery.executeTakeFirst(this.db, { hash });
+    const row = await this.read(hash);
     if (!row) return null;
     return {
       tokenId: row.id,
       scope: row.scope,
       lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
       user: { id: row.user_id, username: row.username, email: row.email, timezone: row.timezone, language: row.language, is_admin: row.is_admin },
-      groupIds: Object.freeze(parseJsonRows<{ id: number }>(row.groups).map((group) => group.id)),
+      columns: callerValues(this.callers.list(), row),
     };
   }
 

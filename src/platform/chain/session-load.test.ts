@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
+import { type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { CallerColumns } from './caller-columns.js';
 import { SessionStore, sessionAuthHash } from './session.js';
 
 // No process keeps sessions: each request reads its session (and the caller's view token) from
@@ -56,16 +57,26 @@ describe('SessionStore.load', () => {
     expect(Object.isFrozen(session?.user)).toBe(true);
   });
 
-  it('carries a view token that moves with the user’s groups', async () => {
+  it('carries a view token that moves with the user’s view version and with the caller columns that are part of it', async () => {
     const now = Date.now();
-    const { store, key, user } = await storeWithSession(HOUR, now);
-    const alone = (await store.load(key, now))!.viewToken;
-    expect((await store.load(key, now))!.viewToken).toBe(alone);
-    const group = await createGroup(t.db, user, []);
-    const joined = (await store.load(key, now))!.viewToken;
-    expect(joined).not.toBe(alone);
-    await t.db.updateTable('groups').set({ view_version: 41 }).where('id', '=', group.id).execute();
-    expect((await store.load(key, now))!.viewToken).not.toBe(joined);
+    const callers = new CallerColumns();
+    // As the groups feature's memberships are: a caller column that is part of the view token.
+    callers.add({ name: 'email', inViewToken: true, query: (db, userId) => db.selectFrom('users as mailed').select('mailed.email').where('mailed.id', '=', userId) });
+    callers.add({ name: 'zone', query: (db, userId) => db.selectFrom('users as zoned').select('zoned.timezone').where('zoned.id', '=', userId) });
+    const store = new SessionStore(t.db, HOUR, undefined, { links: [], callers });
+    const user = await createUser(t.db);
+    const { key } = await store.create(user.id, sessionAuthHash(t.config.secretKey, user.password), 'test', now);
+    const first = (await store.load(key, now))!;
+    expect(first.columns).toEqual({ email: user.email, zone: user.timezone });
+    expect((await store.load(key, now))!.viewToken).toBe(first.viewToken);
+    // A column outside the token changes nothing of it.
+    await t.db.updateTable('users').set({ timezone: 'Europe/Kyiv' }).where('id', '=', user.id).execute();
+    expect((await store.load(key, now))!.viewToken).toBe(first.viewToken);
+    await t.db.updateTable('users').set({ email: 'other@example.com' }).where('id', '=', user.id).execute();
+    const mailed = (await store.load(key, now))!.viewToken;
+    expect(mailed).not.toBe(first.viewToken);
+    await t.db.updateTable('users').set({ view_version: 41 }).where('id', '=', user.id).execute();
+    expect((await store.load(key, now))!.viewToken).not.toBe(mailed);
   });
 });
 

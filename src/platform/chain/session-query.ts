@@ -3,8 +3,8 @@ import { Coalescer } from '../../db/coalesce.js';
 import { GOES_FIRST } from '../../db/pg-lanes.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
-import { jsonRowsFrom } from '../../db/json-rows.js';
 import { countedLinks, type NavigationLink } from '../navigation.js';
+import { type CallerColumns, callerColumnsSelection } from './caller-columns.js';
 import type { SessionRider } from './session-rider.js';
 
 /** One session asked for: its key, the rider's argument (0 without one) and the time it is asked at. */
@@ -22,11 +22,17 @@ const BATCH_RUNS = 1;
 
 type From = ExpressionBuilder<Database, 'sessions' | 'users'>;
 
+/** What features add to every session's statement: the navigation's links (their counts) and caller columns. */
+export interface SessionAdditions {
+  links: NavigationLink[];
+  callers: CallerColumns;
+}
+
 /**
- * The session's columns: its user, their view token's parts, the navigation's counts and the
- * rider's value for `argument`, all in the one statement that runs before every page.
+ * The session's columns: its user, the caller columns features added (some of them parts of the
+ * view token), the navigation's counts and the rider's value for `argument`, all in the one statement that runs before every page.
  */
-function sessionColumns(db: Kysely<Database>, eb: From, links: readonly NavigationLink[], rider: SessionRider | undefined, argument: Expression<number>) {
+function sessionColumns(db: Kysely<Database>, eb: From, additions: SessionAdditions, rider: SessionRider | undefined, argument: Expression<number>) {
   return [
     'sessions.session_key',
     'sessions.session_data',
@@ -41,29 +47,21 @@ function sessionColumns(db: Kysely<Database>, eb: From, links: readonly Navigati
     // The user's settings.
     'users.timezone', 'users.currency', 'users.language',
     'users.view_version',
-    jsonRowsFrom(
-      db,
-      eb
-        .selectFrom('group_members')
-        .innerJoin('groups', 'groups.id', 'group_members.group_id')
-        .select(['groups.id', 'groups.view_version'])
-        .whereRef('group_members.user_id', '=', 'users.id')
-        .orderBy('groups.id'),
-    ).as('group_versions'),
-    ...countedLinks(links).map((link, index) => link.count!.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
+    ...callerColumnsSelection(db, additions.callers.list(), sql.ref<number>('users.id')),
+    ...countedLinks(additions.links).map((link, index) => link.count!.query(db, sql.ref<number>('users.id')).as(`navigation_${index}`)),
     // Not `users.id`: a rider's subquery that joins users (a note's author) would shadow it.
     (rider ? rider.column(db, sql.ref<number>('sessions.user_id'), argument) : sql<unknown>`null`).as('rider'),
   ] as const;
 }
 
 /** One session by its key, live at `now`. `first`: on the way to a write (GOES_FIRST). */
-function oneSession(links: readonly NavigationLink[], rider: SessionRider | undefined, first: boolean) {
+function oneSession(additions: SessionAdditions, rider: SessionRider | undefined, first: boolean) {
   return new PreparedQuery((db, params: Params<SessionAsk>) =>
     db
       .selectFrom('sessions')
       .$if(first, (query) => query.modifyFront(sql.raw(GOES_FIRST)))
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select((eb) => sessionColumns(db, eb, links, rider, sql<number>`${params.argument}`))
+      .select((eb) => sessionColumns(db, eb, additions, rider, sql<number>`${params.argument}`))
       .where('sessions.session_key', '=', params.key)
       .where('sessions.expire_date', '>', params.now),
   );
@@ -84,13 +82,13 @@ export type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof oneSes
  * cheaper than the generic plan's guess, and the note page's statement, whose rider takes
  * about 2.4 ms to plan and 0.4 ms to run, was planned again at every page.
  */
-function manySessions(links: readonly NavigationLink[], rider: SessionRider | undefined) {
+function manySessions(additions: SessionAdditions, rider: SessionRider | undefined) {
   return new PreparedQuery((db, params: Params<{ asked: string; now: number }>) =>
     db
       .selectFrom(sql<{ key: string; argument: number; position: number }>`json_to_recordset(${params.asked}::json)`.as<'asked'>(sql`asked(key text, argument bigint, position integer)`))
       .innerJoin('sessions', 'sessions.session_key', 'asked.key')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select((eb) => [...sessionColumns(db, eb, links, rider, sql.ref<number>('asked.argument')), 'asked.position'])
+      .select((eb) => [...sessionColumns(db, eb, additions, rider, sql.ref<number>('asked.argument')), 'asked.position'])
       .where('sessions.expire_date', '>', params.now),
   );
 }
@@ -106,14 +104,14 @@ export class SessionQueries {
   private readonly first = new Map<SessionRider | undefined, ReturnType<typeof oneSession>>();
   private readonly many = new Map<SessionRider | undefined, Coalescer<SessionAsk, SessionRow | undefined>>();
 
-  constructor(private readonly links: readonly NavigationLink[]) {}
+  constructor(private readonly additions: SessionAdditions) {}
 
   read(db: Kysely<Database>, ask: SessionAsk, rider: SessionRider | undefined, writing: boolean): Promise<SessionRow | undefined> {
     const batched = !writing && !db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
     if (batched) return this.batch(db, rider).call(ask);
     const statements = writing ? this.first : this.one;
     let statement = statements.get(rider);
-    if (!statement) statements.set(rider, (statement = oneSession(this.links, rider, writing)));
+    if (!statement) statements.set(rider, (statement = oneSession(this.additions, rider, writing)));
     return statement.executeTakeFirst(db, ask);
   }
 
@@ -121,7 +119,7 @@ export class SessionQueries {
   private batch(db: Kysely<Database>, rider: SessionRider | undefined) {
     let coalescer = this.many.get(rider);
     if (!coalescer) {
-      const statement = manySessions(this.links, rider);
+      const statement = manySessions(this.additions, rider);
       coalescer = new Coalescer(async (asks: readonly SessionAsk[]) => {
         const now = Math.min(...asks.map((ask) => ask.now));
         const asked = JSON.stringify(asks.map(({ key, argument }, position) => ({ key, argument, position })));

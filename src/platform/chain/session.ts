@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
-import { parseJsonRows } from '../../db/json-rows.js';
 import { type NavigationEntry, type NavigationLink, navigationEntries } from '../navigation.js';
 import type { SessionRider } from './session-rider.js';
-import { SessionQueries } from './session-query.js';
+import { CallerColumns, type CallerColumn, callerValues } from './caller-columns.js';
+import { type SessionAdditions, SessionQueries } from './session-query.js';
 
 export const SESSION_COOKIE = 'sessionid';
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -32,13 +32,14 @@ export interface LoadedSession {
   expireDate: number;
   user: SessionUser;
   /**
-   * The user's view version and their groups' (db/migrations/0007_view_versions.ts), read with
-   * the session, before anything else the request reads: it changes whenever something the notes
-   * pages show this user changes, so a page kept under it is as new as the database.
+   * The user's view version and the caller columns that are parts of it (the groups' versions:
+   * db/migrations/0007_view_versions.ts), read with the session, before anything else the request
+   * reads: it changes whenever something the kept pages show this user changes, so a page kept
+   * under it is as new as the database.
    */
   viewToken: string;
-  /** The ids of the groups the user is in, read with the session, in id order. */
-  groupIds: readonly number[];
+  /** The caller columns features added (CallerColumns), by name, as the database gave them. */
+  columns: Readonly<Record<string, unknown>>;
   /** The navigation's links (addNavigationLink) with their counts, read with the session, in the order added. */
   navigation: readonly NavigationEntry[];
   /** The value of the rider the session was read with (load's `rider`), as the database gave it. */
@@ -99,20 +100,30 @@ export class SessionStore {
     private readonly db: Kysely<Database>,
     private readonly lifetimeSeconds: number,
     private readonly onEnded?: SessionsEndedListener,
-    private readonly navigationLinks: NavigationLink[] = [],
+    private readonly additions: SessionAdditions = { links: [], callers: new CallerColumns() },
   ) {
-    this.queries = new SessionQueries(navigationLinks);
+    this.queries = new SessionQueries(additions);
   }
 
   /** The same store working inside a transaction. */
   withDb(db: Kysely<Database>): SessionStore {
-    return new SessionStore(db, this.lifetimeSeconds, this.onEnded, this.navigationLinks);
+    return new SessionStore(db, this.lifetimeSeconds, this.onEnded, this.additions);
+  }
+
+  /** A column read about the caller with the session (and with an API token: the callers are shared), added by features before the first request. */
+  addCallerColumn(column: CallerColumn): void {
+    this.additions.callers.add(column);
+  }
+
+  /** The caller columns, for the API token store to read the same. */
+  get callerColumns(): CallerColumns {
+    return this.additions.callers;
   }
 
   /** A link of every page's navigation, its count read in the session's statement: added by features before the first request. */
   addNavigationLink(link: NavigationLink): void {
     if (this.loaded) throw new Error('navigation links are added before the first session is loaded');
-    this.navigationLinks.push(link);
+    this.additions.links.push(link);
   }
 
   /**
@@ -130,19 +141,20 @@ export class SessionStore {
     }
     const data = JSON.parse(row.session_data) as SessionData;
     const { id, username, email, password, is_active, is_admin, timezone, currency, language } = row;
-    // PostgreSQL hands back the versions parsed, SQLite as the text of the same array.
-    const groups = parseJsonRows<{ id: number; view_version: number }>(row.group_versions);
-    const groupVersions = typeof row.group_versions === 'string' ? row.group_versions : JSON.stringify(groups);
+    const callers = this.additions.callers.list();
+    const columns = callerValues(callers, row);
+    // PostgreSQL hands back JSON parsed, SQLite as its text: the token is the text either way.
+    const tokenParts = callers.filter((column) => column.inViewToken).map(({ name }) => (typeof columns[name] === 'string' ? columns[name] : JSON.stringify(columns[name])));
     // Frozen: the authentication layer remembers what it worked out per session object.
     return Object.freeze({
       key: row.session_key,
       authHash: data._auth_user_hash,
       expireDate: row.expire_date,
       user: Object.freeze({ id, username, email, password, is_active, is_admin, timezone, currency, language }),
-      viewToken: `${row.view_version}:${groupVersions}`,
-      groupIds: Object.freeze(groups.map((group) => group.id)),
+      viewToken: [row.view_version, ...tokenParts].join(':'),
+      columns,
       // Counts are bigint on PostgreSQL (parsed to numbers by db/database.ts), integers on SQLite.
-      navigation: navigationEntries(this.navigationLinks, row),
+      navigation: navigationEntries(this.additions.links, row),
       rider: rider ? row.rider : undefined,
     });
   }
