@@ -20,7 +20,8 @@ const HOSTILE = `<script>alert("x")</script> & 'quotes' "double" <img src=x oner
 
 function ctx(signedIn: boolean): ViewContext {
   return {
-    user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false, navigation: [{ link: BELL, count: 3 }] } : null,
+    user: signedIn ? { id: 7, username: `ann${HOSTILE}`, email: '', timezone: 'UTC', isAdmin: false } : null,
+    navigation: signedIn ? [{ link: BELL, count: 3 }] : [],
     path: '/notes/',
     ...translator('en'),
     csrfToken: () => 'T'.repeat(64),

@@ -1,8 +1,7 @@
 import type { AliasableExpression, Expression, Kysely } from 'kysely';
 import type { VNode } from 'preact';
 import type { Database } from '../db/schema.js';
-import type { MessageKey } from './i18n/index.js';
-import type { ViewContext } from './views/context.js';
+import type { Language, MessageKey, Translator } from './i18n/index.js';
 
 // The links of every page's navigation, registered by the features they lead to (the platform
 // names none), in the order the features are registered. A link may carry a count (the chat's
@@ -21,6 +20,13 @@ export const COUNT_CAP = 100;
  */
 export type Counted = MessageKey;
 
+/** What a link's own drawing is given of the page (a ViewContext is one). */
+export interface LinkContext {
+  path: string;
+  language: Language;
+  t: Translator['t'];
+}
+
 export interface NavigationLink {
   /** The link's text, a catalogue key (`nav.notes`). */
   label: MessageKey;
@@ -36,7 +42,7 @@ export interface NavigationLink {
     query: (db: Kysely<Database>, userId: Expression<number>) => AliasableExpression<unknown>;
   };
   /** Draws the link in place of the plain one (the bell, with its icon and live count). */
-  render?: (ctx: ViewContext, count: number) => VNode;
+  render?: (ctx: LinkContext, count: number) => VNode;
   /** A script every signed-in page loads for this link, under public/ (the bell's live count). */
   script?: string;
 }

@@ -36,8 +36,8 @@ const CHAT_LINK: NavigationLink = {
  */
 function readingGroup(ctx: ViewContext, unreadHere: number): ViewContext {
   if (!ctx.user || unreadHere === 0) return ctx;
-  const navigation = ctx.user.navigation.map((entry) => (entry.link === CHAT_LINK ? { ...entry, count: Math.max(0, entry.count - unreadHere) } : entry));
-  return { ...ctx, user: { ...ctx.user, navigation } };
+  const navigation = ctx.navigation.map((entry) => (entry.link === CHAT_LINK ? { ...entry, count: Math.max(0, entry.count - unreadHere) } : entry));
+  return { ...ctx, navigation };
 }
 
 export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, objectKinds }) => {

@@ -24,7 +24,7 @@ const CHUNK = 500;
  */
 export function liveViewContext(timezone: string, currency = '', viewerLanguage = 'en'): ViewContext {
   const { language, t } = translator(viewerLanguage);
-  return { user: { id: 0, username: '', email: '', timezone, currency, isAdmin: false, navigation: [] }, path: '', csrfToken: () => '', takeMessages: () => [], language, t };
+  return { user: { id: 0, username: '', email: '', timezone, currency, isAdmin: false }, navigation: [], path: '', csrfToken: () => '', takeMessages: () => [], language, t };
 }
 
 export interface LiveViewer {

@@ -15,7 +15,8 @@ beforeAll(() => useMarkedMessages());
 function context(unread: number): ViewContext {
   const { language, t } = translator('en');
   return {
-    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false, navigation: [{ link: BELL, count: unread }] },
+    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false },
+    navigation: [{ link: BELL, count: unread }],
     path: '/notes/',
     csrfToken: () => 'token',
     takeMessages: () => [],

@@ -1,6 +1,5 @@
-import { COUNT_CAP, countBadge, type NavigationLink } from '../../platform/navigation.js';
+import { COUNT_CAP, countBadge, type LinkContext, type NavigationLink } from '../../platform/navigation.js';
 import { localeOf } from '../../platform/time-zones.js';
-import type { ViewContext } from '../../platform/views/context.js';
 import { unreadCountQuery } from './notifications.js';
 
 // The bell in every page's navigation: a plain link to /notifications/ with the unread count, a
@@ -8,7 +7,7 @@ import { unreadCountQuery } from './notifications.js';
 // words and number up to date over a socket.
 
 /** The link's accessible name, in the page's language. */
-export function unreadLabel(t: ViewContext['t'], count: number): string {
+export function unreadLabel(t: LinkContext['t'], count: number): string {
   return count >= COUNT_CAP ? t('bell.unread_more', { cap: COUNT_CAP - 1 }) : t('bell.unread', { count: Math.max(count, 0) });
 }
 
@@ -17,7 +16,7 @@ export function unreadLabel(t: ViewContext['t'], count: number): string {
  * public/js/notifications.js to say a new count in the page's words (it holds none of its own):
  * each form is the catalogue's message for the first count that takes it.
  */
-export function unreadLabelForms(ctx: ViewContext): Record<string, string> {
+export function unreadLabelForms(ctx: LinkContext): Record<string, string> {
   let forms = labelForms.get(ctx.t);
   if (!forms) {
     forms = labelFormsIn(ctx);
@@ -27,9 +26,9 @@ export function unreadLabelForms(ctx: ViewContext): Record<string, string> {
 }
 
 /** Worked out once per language (a hundred messages formatted), kept by its translator. */
-const labelForms = new WeakMap<ViewContext['t'], Record<string, string>>();
+const labelForms = new WeakMap<LinkContext['t'], Record<string, string>>();
 
-function labelFormsIn(ctx: ViewContext): Record<string, string> {
+function labelFormsIn(ctx: LinkContext): Record<string, string> {
   const rules = new Intl.PluralRules(localeOf(ctx.language));
   const forms: Record<string, string> = { 'data-label-none': unreadLabel(ctx.t, 0), 'data-label-more': unreadLabel(ctx.t, COUNT_CAP) };
   for (let count = 1; count < COUNT_CAP; count++) {
@@ -49,7 +48,7 @@ function BellIcon() {
   );
 }
 
-export function Bell({ ctx, unread }: { ctx: ViewContext; unread: number }) {
+export function Bell({ ctx, unread }: { ctx: LinkContext; unread: number }) {
   return (
     <a
       href="/notifications/"

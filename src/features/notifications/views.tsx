@@ -50,7 +50,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
 
 export function NotificationsPage({ ctx, result }: { ctx: ViewContext; result: NotificationPage }) {
   const { notifications, page, hasNext } = result;
-  const anyUnread = (ctx.user!.navigation.find((entry) => entry.link === BELL)?.count ?? 0) > 0;
+  const anyUnread = (ctx.navigation.find((entry) => entry.link === BELL)?.count ?? 0) > 0;
   return (
     <Layout ctx={ctx} title={ctx.t('notifications.title')}>
       <div class="page-header">

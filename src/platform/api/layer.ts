@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { ApiError, unauthenticated } from './errors.js';
@@ -91,7 +90,7 @@ export const apiTokenLayer = fp<{ config: Config; tokens: TokenStore }>(async (a
     if (caller.scope === 'read' && !SAFE_METHODS.has(request.method)) throw new ApiError(403, 'forbidden', 'api.read_only_token');
     const { user } = caller;
     request.apiToken = Object.freeze({ id: caller.tokenId, scope: caller.scope, columns: caller.columns });
-    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1, navigation: [] });
+    request.user = Object.freeze({ id: user.id, username: user.username, email: user.email, timezone: user.timezone, language: user.language, isAdmin: user.is_admin === 1 });
     await tokens.touch(caller);
   });
 }, { name: 'api-token-layer', dependencies: ['session-layer'] });

@@ -4,7 +4,6 @@ import type { Config } from '../../config.js';
 import { rotateCsrfSecret } from './csrf.js';
 import { isApiRequest } from '../api/request.js';
 import { unauthenticated } from '../api/errors.js';
-import type { NavigationEntry } from '../navigation.js';
 import { type LoadedSession, type SessionStore, authHashMatches, sessionAuthHash } from './session.js';
 import { clearSessionCookie, setSessionCookie } from './session-layer.js';
 
@@ -21,8 +20,6 @@ export interface AuthUser {
   language?: string;
   /** An administrator of the instance: may use /admin/. */
   isAdmin: boolean;
-  /** The navigation's links with their counts, as read with the session (platform/navigation.ts). */
-  navigation: readonly NavigationEntry[];
 }
 
 declare module 'fastify' {
@@ -75,7 +72,7 @@ export async function logIn(
   setSessionCookie(reply, deps.config, key, expireDate);
   rotateCsrfSecret(request);
   // Read with the session from the next request on; this one answers with a redirect.
-  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1, navigation: [] };
+  request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1 };
 }
 
 export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
@@ -101,7 +98,7 @@ export const authenticationLayer = fp<{ config: Config; store: SessionStore }>(a
   const callerOf = (session: LoadedSession): AuthUser | null => {
     const { id, username, email, is_active, is_admin, password, timezone, currency, language } = session.user;
     return is_active === 1 && authHashMatches(session.authHash, authHashes.of(password))
-      ? Object.freeze({ id, username, email, timezone, currency, language, isAdmin: is_admin === 1, navigation: session.navigation })
+      ? Object.freeze({ id, username, email, timezone, currency, language, isAdmin: is_admin === 1 })
       : null;
   };
   app.addHook('preValidation', (request, reply, done) => {

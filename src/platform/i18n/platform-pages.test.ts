@@ -27,7 +27,8 @@ afterAll(() => t.close());
 function context(options: { navigation?: NavigationEntry[]; messages?: FlashMessage[] } = {}): ViewContext {
   const { language, t: say } = translator('en');
   return {
-    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false, navigation: options.navigation ?? [] },
+    user: { id: 1, username: '⟦dana⟧', email: '', timezone: 'UTC', isAdmin: false },
+    navigation: options.navigation ?? [],
     path: '/notes/',
     csrfToken: () => 'token',
     takeMessages: () => options.messages ?? [],

@@ -2,11 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../chain/authentication.js';
 import type { FlashMessage } from '../chain/messages.js';
 import { requestTranslator, type Language, type Translator } from '../i18n/index.js';
+import type { NavigationEntry } from '../navigation.js';
 import { pathOf } from '../url.js';
 
 /** What every page needs to know about the request it answers. */
 export interface ViewContext {
   user: AuthUser | null;
+  /** The navigation's links with their counts, read with the caller's session (none without one). */
+  navigation: readonly NavigationEntry[];
   /** The path, for marking the current section in the navigation. */
   path: string;
   csrfToken(): string;
@@ -24,6 +27,7 @@ export function viewContext(request: FastifyRequest, translator = requestTransla
     language: translator.language,
     t: translator.t,
     user: request.user,
+    navigation: request.session?.navigation ?? [],
     path: pathOf(request.url),
     csrfToken: () => (token ??= request.csrfToken()),
     takeMessages: () => request.takeMessages(),

@@ -43,7 +43,7 @@ function NavigationLinkItem({ ctx, entry }: { ctx: ViewContext; entry: Navigatio
 
 /** A section is current on the pages under it, unless a counted link claims the page (the chat's). */
 function current(ctx: ViewContext, href: string): 'page' | undefined {
-  if (ctx.user?.navigation.some((entry) => entry.link.current?.test(ctx.path))) return undefined;
+  if (ctx.navigation.some((entry) => entry.link.current?.test(ctx.path))) return undefined;
   return ctx.path.startsWith(href) ? 'page' : undefined;
 }
 
@@ -61,7 +61,7 @@ export function Navigation({ ctx }: { ctx: ViewContext }) {
       </a>
       {user ? (
         <ul class="sections">
-          {user.navigation.filter((entry) => entry.link.place !== 'account').map((entry) => (
+          {ctx.navigation.filter((entry) => entry.link.place !== 'account').map((entry) => (
             <li>
               <NavigationLinkItem ctx={ctx} entry={entry} />
             </li>
@@ -71,7 +71,7 @@ export function Navigation({ ctx }: { ctx: ViewContext }) {
       <ul class="account">
         {user ? (
           <>
-            {user.navigation.filter((entry) => entry.link.place === 'account').map((entry) => (
+            {ctx.navigation.filter((entry) => entry.link.place === 'account').map((entry) => (
               <li>
                 <NavigationLinkItem ctx={ctx} entry={entry} />
               </li>
@@ -126,7 +126,7 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         <link rel="stylesheet" href={assetUrl('vendor/pico.min.css')} />
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('js/app.js')} defer />
-        {ctx.user?.navigation.map(({ link }) => (link.script ? <script src={assetUrl(link.script)} defer /> : null))}
+        {ctx.navigation.map(({ link }) => (link.script ? <script src={assetUrl(link.script)} defer /> : null))}
         {ctx.user ? <script src={assetUrl('js/confirm.js')} defer /> : null}
       </head>
       <body data-locale={localeOf(ctx.language)}>

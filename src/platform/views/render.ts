@@ -98,7 +98,7 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     // shared page's is the caller's own, all of it (their name too): it is rendered every time.
     const live = (shared: boolean): LivePart | undefined => {
       if (!user) return undefined;
-      if (!shared) return { variant: user.navigation.map((entry) => entry.count).join(','), render: navigation };
+      if (!shared) return { variant: context.navigation.map((entry) => entry.count).join(','), render: navigation };
       const part = navigation();
       return { variant: part, render: () => part };
     };
