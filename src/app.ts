@@ -8,7 +8,7 @@ import { apiDocsFeature } from './features/api-docs/routes.js';
 import { passwordResetFeature } from './features/accounts/reset-routes.js';
 import { accountsFeature } from './features/accounts/routes.js';
 import { adminFeature } from './features/admin/routes.js';
-import { chatFeature } from './features/groups/chat-routes.js';
+import { chatFeature } from './features/groups/chat/routes.js';
 import { groupsFeature } from './features/groups/routes.js';
 import { healthFeature } from './features/health/routes.js';
 import { homeFeature } from './features/home/routes.js';

@@ -1,4 +1,4 @@
-import { MAX_CHAT_LENGTH } from '../groups/forms.js';
+import { MAX_CHAT_LENGTH } from '../groups/chat/forms.js';
 import { plainExcerpt } from '../notes/excerpt.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
 import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';

@@ -6,7 +6,7 @@ import { decodeCursor } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
-// The JSON shapes of groups, members and chat messages (PRODUCT.md sections 4 and 4b).
+// The JSON shapes of groups and members.
 
 export const groupParams = z.object({ pk: pathId.describe('The group id.') });
 export const memberParams = z.object({ pk: pathId.describe('The group id.'), userPk: pathId.describe('The member’s user id.') });
@@ -43,12 +43,6 @@ export const groupDetailSchema = groupSchema.extend({
   members: z.array(memberSchema).describe('Every member, by username.'),
 });
 
-export const messageSchema = z.object({
-  message_id: z.number().int(),
-  author: z.string().describe('The author’s username.'),
-  content: z.string(),
-  timestamp: z.string().describe('ISO 8601, UTC.'),
-});
 
 export type GroupJson = z.infer<typeof groupSchema>;
 export type MemberJson = z.infer<typeof memberSchema>;

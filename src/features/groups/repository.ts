@@ -3,7 +3,7 @@ import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import { unreadInGroupQuery } from './chat-reads.js';
+import { unreadInGroupQuery } from './chat/reads.js';
 import type { ObjectKinds } from '../../platform/object-kinds.js';
 import { type ActivityEntry, readRecentActivity, recentActivityColumn } from './activity.js';
 import { readShelf, type ShelfSection, shelfColumns } from './shelf.js';

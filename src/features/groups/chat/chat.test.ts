@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { type ChatClient, connectChat, listen, refusedStatus } from '../../../test/ws.js';
-import { sessionKeyId } from '../../platform/chain/session.js';
+import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
+import { type ChatClient, connectChat, listen, refusedStatus } from '../../../../test/ws.js';
+import { sessionKeyId } from '../../../platform/chain/session.js';
 
 const TRUSTED = 'https://tunnel.example';
 let t: TestApp;

@@ -9,7 +9,7 @@ export interface ChatMessagePayload {
   timestamp: string;
 }
 
-declare module '../../platform/hub/hub.js' {
+declare module '../../../platform/hub/hub.js' {
   interface HubEvents {
     /** A message was posted: every member's socket of the group gets it. */
     'chat.message': { groupId: number; message: ChatMessagePayload };

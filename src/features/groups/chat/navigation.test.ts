@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { ApiClient } from '../../../test/api.js';
-import { chatTime } from './chat-views.js';
+import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
+import { ApiClient } from '../../../../test/api.js';
+import { chatTime } from './views.js';
 
 // On a group's chat page the navigation's Chat link is the current one, and its count leaves out
 // the group being read (the session counted before the page marked it read).

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { isOneOf } from '../../db/id-lists.js';
-import type { Database } from '../../db/schema.js';
-import { BadRequest, NotFound } from '../../errors.js';
-import { parseId } from '../../platform/ids.js';
-import { type MessageKey, type MessageValues, requestTranslator, translate } from '../../platform/i18n/index.js';
-import type { ObjectKinds } from '../../platform/object-kinds.js';
-import type { GroupsRepository } from './repository.js';
+import { isOneOf } from '../../../db/id-lists.js';
+import type { Database } from '../../../db/schema.js';
+import { BadRequest, NotFound } from '../../../errors.js';
+import { parseId } from '../../../platform/ids.js';
+import { type MessageKey, type MessageValues, requestTranslator, translate } from '../../../platform/i18n/index.js';
+import type { ObjectKinds } from '../../../platform/object-kinds.js';
+import type { GroupsRepository } from '../repository.js';
 
 // Links in the chat to things of this site (a note, a list) shown as cards. The chat does not know
 // the kinds it links to: each is an ObjectKind, registered by its feature with its own visibility

@@ -1,13 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { NotFound } from '../../errors.js';
-import { apiRoute } from '../../platform/api/routes.js';
-import { encodeCursor, nextUrl, pageOf, pagingQuery } from '../../platform/api/paging.js';
-import { MAX_ID } from '../../platform/ids.js';
-import { cursorId, groupParams, messageSchema } from './api-schemas.js';
-import type { ChatService } from './chat-service.js';
+import { NotFound } from '../../../errors.js';
+import { apiRoute } from '../../../platform/api/routes.js';
+import { encodeCursor, nextUrl, pageOf, pagingQuery } from '../../../platform/api/paging.js';
+import { MAX_ID } from '../../../platform/ids.js';
+import { cursorId, groupParams } from '../api-schemas.js';
+import type { ChatService } from './service.js';
 import { chatFrame } from './forms.js';
-import type { GroupsRepository } from './repository.js';
+import type { GroupsRepository } from '../repository.js';
+
+/** A chat message as the API shows it: the same fields as the socket's. */
+export const messageSchema = z.object({
+  message_id: z.number().int(),
+  author: z.string().describe('The author’s username.'),
+  content: z.string(),
+  timestamp: z.string().describe('ISO 8601, UTC.'),
+});
 
 // A group's chat over JSON: the history the socket and `/groups/<pk>/chat/messages/` send, and
 // posting, which is the socket's own path (ChatService.post: stored while a member, published

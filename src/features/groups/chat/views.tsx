@@ -1,8 +1,8 @@
-import type { ChatMessagePayload } from './chat-events.js';
-import { assetUrl } from '../../platform/views/assets.js';
-import { Layout } from '../../platform/views/layout.js';
-import type { ViewContext } from '../../platform/views/context.js';
-import { dateTimeIn, localeOf, todayIn, timeZoneOr } from '../../platform/time-zones.js';
+import type { ChatMessagePayload } from './events.js';
+import { assetUrl } from '../../../platform/views/assets.js';
+import { Layout } from '../../../platform/views/layout.js';
+import type { ViewContext } from '../../../platform/views/context.js';
+import { dateTimeIn, localeOf, todayIn, timeZoneOr } from '../../../platform/time-zones.js';
 import { MAX_CHAT_LENGTH } from './forms.js';
 
 /**

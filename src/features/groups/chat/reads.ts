@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, sql } from 'kysely';
-import { fixedLimit } from '../../db/fixed-limit.js';
-import type { Database } from '../../db/schema.js';
-import { COUNT_CAP } from '../../platform/navigation.js';
+import { fixedLimit } from '../../../db/fixed-limit.js';
+import type { Database } from '../../../db/schema.js';
+import { COUNT_CAP } from '../../../platform/navigation.js';
 
 // Unread chat messages: those above the member's read mark (chat_reads, migration 0019) that
 // someone else wrote. Counts stop at COUNT_CAP, like the bell's: each reads at most that many

@@ -2,13 +2,13 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { Hub } from '../../platform/hub/hub.js';
-import { MemoryTransport } from '../../platform/hub/transport.js';
-import { SessionStore } from '../../platform/chain/session.js';
-import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../test/helpers.js';
-import { lostAccessCheck } from './chat-access.js';
-import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections, MAX_PENDING } from './chat-connections.js';
-import { GroupsRepository } from './repository.js';
+import { Hub } from '../../../platform/hub/hub.js';
+import { MemoryTransport } from '../../../platform/hub/transport.js';
+import { SessionStore } from '../../../platform/chain/session.js';
+import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../../test/helpers.js';
+import { lostAccessCheck } from './access.js';
+import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections, MAX_PENDING } from './connections.js';
+import { GroupsRepository } from '../repository.js';
 
 // The connection registry on its own, over real sockets, with a fast ping interval.
 const hub = new Hub(new MemoryTransport(), Fastify().log);

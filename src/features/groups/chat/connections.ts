@@ -1,10 +1,10 @@
 import type { WebSocket } from 'ws';
-import { pingOrDrop } from '../../platform/hub/websocket.js';
-import type { Hub, HubEvent } from '../../platform/hub/hub.js';
-import type { ChatMessagePayload } from './chat-events.js';
-import { TokenBucket } from '../../platform/rate-limit.js';
-import type { ReadMarkBuffer } from './chat-read-marks.js';
-import { addTo, removeFrom } from '../../platform/hub/socket-index.js';
+import { pingOrDrop } from '../../../platform/hub/websocket.js';
+import type { Hub, HubEvent } from '../../../platform/hub/hub.js';
+import type { ChatMessagePayload } from './events.js';
+import { TokenBucket } from '../../../platform/rate-limit.js';
+import type { ReadMarkBuffer } from './read-marks.js';
+import { addTo, removeFrom } from '../../../platform/hub/socket-index.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */
 export const CLOSE_NO_ACCESS = 4403;

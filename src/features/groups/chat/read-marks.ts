@@ -1,4 +1,4 @@
-import type { ReadMark } from './chat-reads.js';
+import type { ReadMark } from './reads.js';
 
 /** How often the marks of messages shown on open sockets are written: at most one write per member and group this often. */
 export const READ_FLUSH_MS = 5_000;

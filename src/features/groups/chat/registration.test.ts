@@ -1,12 +1,12 @@
 import { type KyselyPlugin, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, SelectQueryNode, type UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { connectChat, listen } from '../../../test/ws.js';
-import { type DatabaseHandle, openDatabase } from '../../db/database.js';
-import { Hub } from '../../platform/hub/hub.js';
-import { MemoryTransport } from '../../platform/hub/transport.js';
-import { Notifications } from '../notifications/notifications.js';
-import { ChatService } from './chat-service.js';
+import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
+import { connectChat, listen } from '../../../../test/ws.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/database.js';
+import { Hub } from '../../../platform/hub/hub.js';
+import { MemoryTransport } from '../../../platform/hub/transport.js';
+import { Notifications } from '../../notifications/notifications.js';
+import { ChatService } from './service.js';
 
 // Defect 5 of issue 16: the handshake checked membership and session, but the socket was
 // registered for events only after the upgrade; a removal or logout published in between

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { results } from '../../../test/api.js';
-import { type Caller, fieldsOf, groupCast } from '../../../test/groups-api.js';
-import { type TestApp, TestBrowser, buildTestApp } from '../../../test/helpers.js';
-import { type ChatClient, connectChat, listen } from '../../../test/ws.js';
+import { results } from '../../../../test/api.js';
+import { type Caller, fieldsOf, groupCast } from '../../../../test/groups-api.js';
+import { type TestApp, TestBrowser, buildTestApp } from '../../../../test/helpers.js';
+import { type ChatClient, connectChat, listen } from '../../../../test/ws.js';
 
 let t: TestApp;
 let address: string;

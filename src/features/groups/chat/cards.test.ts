@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote } from '../../../test/notes-factories.js';
-import { MAX_CARD_REFS } from './chat-cards.js';
+import type { Group, User } from '../../../db/schema.js';
+import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
+import { createShoppingList, createTodoList } from '../../../../test/lists.js';
+import { createNote } from '../../../../test/notes-factories.js';
+import { MAX_CARD_REFS } from './cards.js';
 
 // GET /groups/<pk>/chat/cards/: the cards a member sees for links in the chat, each through its
 // feature's own visibility query; what the caller may not read is absent, like what is missing.

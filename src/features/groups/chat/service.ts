@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { Hub } from '../../platform/hub/hub.js';
-import type { ChatMessagePayload } from './chat-events.js';
-import type { Notifications } from '../notifications/notifications.js';
-import { mentionedKeys, mentionedMembers } from './chat-mentions.js';
-import { ChatRepository, type StoredChatMessage } from './chat-repository.js';
+import type { Database } from '../../../db/schema.js';
+import type { Hub } from '../../../platform/hub/hub.js';
+import type { ChatMessagePayload } from './events.js';
+import type { Notifications } from '../../notifications/notifications.js';
+import { mentionedKeys, mentionedMembers } from './mentions.js';
+import { ChatRepository, type StoredChatMessage } from './repository.js';
 
 export const HISTORY_PAGE = 50;
 

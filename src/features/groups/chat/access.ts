@@ -1,6 +1,6 @@
-import type { SessionStore } from '../../platform/chain/session.js';
-import type { ChatConnection } from './chat-connections.js';
-import type { GroupsRepository } from './repository.js';
+import type { SessionStore } from '../../../platform/chain/session.js';
+import type { ChatConnection } from './connections.js';
+import type { GroupsRepository } from '../repository.js';
 
 const CHUNK = 500;
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { isOneOf } from '../../db/id-lists.js';
-import { identityKey } from '../../platform/identity-key.js';
+import type { Database } from '../../../db/schema.js';
+import { isOneOf } from '../../../db/id-lists.js';
+import { identityKey } from '../../../platform/identity-key.js';
 
 /** A message notifies at most this many people: a paste of the member list is not a broadcast tool. */
 export const MAX_MENTIONS = 10;

@@ -1,8 +1,8 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Group, User } from '../../db/schema.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { unreadChatTotalQuery, unreadInGroupQuery } from './chat-reads.js';
+import type { Group, User } from '../../../db/schema.js';
+import { type TestApp, buildTestApp, createGroup, createUser } from '../../../../test/helpers.js';
+import { unreadChatTotalQuery, unreadInGroupQuery } from './reads.js';
 
 // Every page reads the unread total with its session: it must read the messages past the mark off
 // the (group_id, id) index, never scan a group's whole history. The plans are pinned here (EXPLAIN).

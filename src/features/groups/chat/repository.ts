@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../../db/schema.js';
 
 export interface StoredChatMessage {
   id: number;
