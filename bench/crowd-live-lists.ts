@@ -40,7 +40,7 @@ async function seedList(databaseUrl: string, crowd: CrowdUser[], items: number):
       .insertInto('shopping_list_shares')
       .values(crowd.slice(1).map((user, index) => ({ list_id: list.id, user_id: user.id, permission: index < TICK_USERS ? 'tick' : 'read' })))
       .execute();
-    const rows = Array.from({ length: items }, (_, i) => ({ list_id: list.id, name: `thing ${i}`, quantity_milli: 1000, unit: '', estimated_price_cents: 100 + i, is_bought: 0, created_at: now }));
+    const rows = Array.from({ length: items }, (_, i) => ({ list_id: list.id, name: `thing ${i}`, quantity_milli: 1000, unit: '', estimated_price_cents: 100 + i, is_done: 0, created_at: now }));
     const itemIds: number[] = [];
     for (let start = 0; start < rows.length; start += 200) {
       const inserted = await database.db.insertInto('shopping_items').values(rows.slice(start, start + 200)).returning('id').execute();

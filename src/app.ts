@@ -17,8 +17,7 @@ import { notebooksFeature } from './features/notebooks/routes.js';
 import { notesFeature } from './features/notes/routes.js';
 import { notificationsFeature } from './features/notifications/routes.js';
 import { tagsFeature } from './features/tags/routes.js';
-import { shoppingFeature } from './features/shopping/routes.js';
-import { todoFeature } from './features/todo/routes.js';
+import { listsFeature } from './features/lists/index.js';
 import { BackgroundJobs } from './platform/background.js';
 import { apiTokenLayer } from './platform/api/layer.js';
 import { TokenStore } from './platform/api/tokens.js';
@@ -67,8 +66,7 @@ const features: FastifyPluginAsync<Services>[] = [
   notesFeature,
   notebooksFeature,
   tagsFeature,
-  todoFeature,
-  shoppingFeature,
+  listsFeature,
   groupsFeature,
   adminFeature,
   notificationsFeature,

@@ -178,3 +178,8 @@ export async function createGroup(db: Kysely<Database>, owner: User, members: Us
     .execute();
   return group;
 }
+
+/** Deletes a group as its repository does: memberships go with it, notes and lists lose it. */
+export async function deleteGroup(db: Kysely<Database>, group: { id: number }): Promise<void> {
+  await new GroupsRepository(db).deleteGroup(group.id);
+}

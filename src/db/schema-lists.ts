@@ -61,10 +61,11 @@ export interface ShoppingItemsTable {
   unit: Generated<string>;
   /** Price of one unit in integer cents, or null when unknown. */
   estimated_price_cents: number | null;
-  is_bought: Generated<number>;
+  /** Bought (migration 0024 gave it the to-do items' name). */
+  is_done: Generated<number>;
   created_at: number;
   /** Migration 0017: who added it, who bought it and when; null when unknown or deleted. */
   created_by: number | null;
-  bought_by: number | null;
-  bought_at: number | null;
+  done_by: number | null;
+  done_at: number | null;
 }

@@ -8,6 +8,9 @@ import { type Message, type MessageKey, type MessageValues, msg } from './i18n/i
 export type FormErrors = Record<string, Message[]>;
 export type FormValues = Record<string, string | undefined>;
 
+/** A change a form asked for: done, with its result, or refused with messages per field (nothing changed). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
+
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FormErrors; values: FormValues };
 
 /** The submitted values as strings, to show the form again exactly as it was typed. */

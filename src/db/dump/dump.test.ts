@@ -80,7 +80,7 @@ beforeAll(async () => {
   const now = Date.now();
   // Who added and ticked what (migration 0017) round-trips too.
   await t.db.updateTable('todo_items').set({ created_by: alice.id, is_done: 1, done_by: bob.id, done_at: now }).where('id', '=', sweep.id).execute();
-  await t.db.updateTable('shopping_items').set({ created_by: carol.id, is_bought: 1, bought_by: alice.id, bought_at: now }).where('id', '=', milk.id).execute();
+  await t.db.updateTable('shopping_items').set({ created_by: carol.id, is_done: 1, done_by: alice.id, done_at: now }).where('id', '=', milk.id).execute();
   await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: bob.id, content: 'hi all', created_at: now }).execute();
   await t.db.insertInto('notifications').values({ user_id: bob.id, kind: 'group.added', text: 'alice added you', link: `/groups/${group.id}/`, created_at: now, read_at: null }).execute();
   await t.db
@@ -111,7 +111,7 @@ describe('dumpdata and loaddata', () => {
     }
     expect(names).not.toContain('sessions');
     expect(original).not.toContain('view_version');
-    for (const column of ['permission', 'group_permission', 'created_by', 'done_by', 'done_at', 'assignee_id', 'bought_by', 'bought_at']) expect(original, column).toContain(`"${column}"`);
+    for (const column of ['permission', 'group_permission', 'created_by', 'done_by', 'done_at', 'assignee_id']) expect(original, column).toContain(`"${column}"`);
     // Parents come before the rows that refer to them.
     expect(names.indexOf('users')).toBeLessThan(names.indexOf('notes'));
     expect(names.indexOf('notes')).toBeLessThan(names.indexOf('note_tags'));

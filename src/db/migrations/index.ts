@@ -21,6 +21,7 @@ import * as userCurrency from './0020_user_currency.js';
 import * as notebookTitleKeys from './0021_notebook_title_keys.js';
 import * as userLanguage from './0022_user_language.js';
 import * as notificationMessages from './0023_notification_messages.js';
+import * as listItemDone from './0024_list_item_done.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0021_notebook_title_keys': notebookTitleKeys,
   '0022_user_language': userLanguage,
   '0023_notification_messages': notificationMessages,
+  '0024_list_item_done': listItemDone,
 };

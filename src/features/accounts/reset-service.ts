@@ -9,7 +9,7 @@ import { hashPassword } from '../../platform/passwords/passwords.js';
 import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { UsersRepository } from './repository.js';
 import { checkResetToken, decodeUid, encodeUid, makeResetToken } from './reset-tokens.js';
-import type { Outcome } from './service.js';
+import type { Outcome } from '../../platform/forms.js';
 
 export class PasswordResetService {
   private readonly users: UsersRepository;

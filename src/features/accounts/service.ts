@@ -5,11 +5,10 @@ import type { Database, User } from '../../db/schema.js';
 import { hashPassword, spendVerificationTime, verifyPassword } from '../../platform/passwords/passwords.js';
 import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { type SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
-import type { FormErrors } from '../../platform/forms.js';
+import type { Outcome } from '../../platform/forms.js';
 import { UsersRepository } from './repository.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
 export class AccountsService {
   readonly users: UsersRepository;

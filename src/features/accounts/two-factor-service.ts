@@ -5,7 +5,7 @@ import { NotFound } from '../../errors.js';
 import type { SessionStore } from '../../platform/chain/session.js';
 import { verifyPassword } from '../../platform/passwords/passwords.js';
 import { UsersRepository } from './repository.js';
-import type { Outcome } from './service.js';
+import type { Outcome } from '../../platform/forms.js';
 import { asTotpCode, matchingRecoveryCode, newRecoveryCodes, newTotpSecret, qrCodeImage, recoveryCodeHash, totpStep, totpUri } from './two-factor-codes.js';
 import { TwoFactorRepository } from './two-factor-repository.js';
 

@@ -9,9 +9,10 @@ import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from '../groups/repository.js';
 import { NotebooksRepository } from '../notebooks/repository.js';
 import { NotesRepository } from '../notes/repository.js';
-import { ShoppingRepository } from '../shopping/repository.js';
 import { TagsRepository } from '../tags/repository.js';
-import { TodoRepository } from '../todo/repository.js';
+import { listsRepository } from '../lists/repository.js';
+import { SHOPPING } from '../lists/shopping/kind.js';
+import { TODO } from '../lists/todo/kind.js';
 
 // `groupnotes seed-demo`: three demo users with everything the service does, so that a newcomer
 // sees every feature at once. Demo users are known by name and by their address at
@@ -162,7 +163,7 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
         .execute();
     }
 
-    const todo = new TodoRepository(trx);
+    const todo = listsRepository(trx, TODO);
     const chores = await todo.insertList(ids[0]!, { title: 'Chores', description: 'Shared with demo-ben' }, now - 10 * DAY);
     await todo.shares.add(chores, ids[1]!);
     for (const [text, due] of [
@@ -171,11 +172,11 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
       ['Book the holiday', 7],
       ['Sort the photos', null],
     ] as const) {
-      await todo.insertTickableItem(ids[0]!, chores, { text, due_date: due === null ? null : dateIn(due, now), assignee: null }, now - 10 * DAY);
+      await todo.items.insert(ids[0]!, chores, { text, due_date: due === null ? null : dateIn(due, now), assignee: null }, now - 10 * DAY);
     }
     await trx.updateTable('todo_items').set({ is_done: 1 }).where('list_id', '=', chores).where('text', '=', 'Sort the photos').execute();
 
-    const shopping = new ShoppingRepository(trx);
+    const shopping = listsRepository(trx, SHOPPING);
     const market = await shopping.insertList(ids[1]!, { title: 'Weekend groceries', store_name: 'Market', group: group.id, group_permission: 'tick' }, now - 5 * DAY);
     for (const [name, quantity, unit, price] of [
       ['Flour', 1000, 'kg', 129],
@@ -183,7 +184,7 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
       ['Milk', 1500, 'l', 99],
       ['Apples', 2500, 'kg', null],
     ] as const) {
-      await shopping.insertTickableItem(ids[1]!, market, { name, quantity, unit, estimated_price: price }, now - 5 * DAY);
+      await shopping.items.insert(ids[1]!, market, { name, quantity, unit, estimated_price: price }, now - 5 * DAY);
     }
 
     for (const [i, [author, content]] of CHAT.entries()) {

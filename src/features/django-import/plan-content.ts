@@ -2,8 +2,8 @@ import { MAX_CHAT_LENGTH } from '../groups/chat/forms.js';
 import { plainExcerpt } from '../notes/excerpt.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
 import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
-import { parseMoney, parseQuantity } from '../shopping/money.js';
-import { isValidDueDate } from '../todo/dates.js';
+import { parseMoney, parseQuantity } from '../lists/shopping/money.js';
+import { isValidDueDate } from '../lists/todo/dates.js';
 import { distinctName, identityKey, identityKeyProblem } from '../../platform/identity-key.js';
 import { type Planning, bool, ms, pks, quote, str, textProblem } from './plan-context.js';
 import { planReminder } from './reminders.js';
@@ -196,7 +196,7 @@ export function planLists(p: Planning): void {
         quantity_milli: quantity.value,
         unit: str(fields.unit).trim(),
         estimated_price_cents: price.value,
-        is_bought: bool(fields.is_bought),
+        is_done: bool(fields.is_bought),
         created_at: ms(fields.created_at, shoppingLists.get(listPk)!),
       });
       return null;

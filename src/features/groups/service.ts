@@ -5,11 +5,10 @@ import type { Hub } from '../../platform/hub/hub.js';
 import { recordActivity } from './activity.js';
 import { msg } from '../../platform/i18n/index.js';
 import type { Notifications } from '../notifications/notifications.js';
-import type { FormErrors } from '../../platform/forms.js';
+import type { Outcome } from '../../platform/forms.js';
 import { UsersRepository } from '../accounts/repository.js';
 import { GroupsRepository } from './repository.js';
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
 // Names are unique per owner: the message speaks of the caller's own groups, and tells nothing of others'.
 const nameTaken = (): Outcome<never> => ({ ok: false, errors: { name: ['group_form.name_taken'] } });

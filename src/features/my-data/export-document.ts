@@ -4,9 +4,9 @@ import { isTimeZone } from '../../platform/time-zones.js';
 import { parseWallTime } from '../../platform/wall-clock.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
 import { MESSAGE_MAX } from '../notes/reminders-forms.js';
-import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../shopping/money.js';
-import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../shopping/forms.js';
-import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../todo/forms.js';
+import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../lists/shopping/money.js';
+import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../lists/shopping/forms.js';
+import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../lists/todo/forms.js';
 import type { ExportRepository } from './export-repository.js';
 
 // groupnotes.json: everything a user owns, enough to rebuild it losslessly in any account.
@@ -33,7 +33,8 @@ export async function* exportDocument(repository: ExportRepository, owner: { id:
   yield ',\n';
   yield* jsonArray('shopping_lists', repository.shoppingLists(owner.id), ({ id, title, store_name, group_id, group_permission, created_at, updated_at, items }) => ({
     id, title, store_name, group_id, group_permission, created_at, updated_at,
-    items: items.map(({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at, bought_at }) => ({ name, quantity_milli, unit, estimated_price_cents, is_bought, created_at: at, bought_at })),
+    // The document keeps its words for a shopping item: bought, not done (the table says done).
+    items: items.map(({ name, quantity_milli, unit, estimated_price_cents, is_done, created_at: at, done_at }) => ({ name, quantity_milli, unit, estimated_price_cents, is_bought: is_done, created_at: at, bought_at: done_at })),
   }));
   yield '}\n';
 }

@@ -30,7 +30,7 @@ async function snapshot(user: User) {
   const shopping = await t.db
     .selectFrom('shopping_lists')
     .innerJoin('shopping_items', 'shopping_items.list_id', 'shopping_lists.id')
-    .select(['shopping_lists.title', 'shopping_lists.group_id', 'shopping_lists.created_at', 'shopping_items.name', 'shopping_items.quantity_milli', 'shopping_items.estimated_price_cents', 'shopping_items.is_bought'])
+    .select(['shopping_lists.title', 'shopping_lists.group_id', 'shopping_lists.created_at', 'shopping_items.name', 'shopping_items.quantity_milli', 'shopping_items.estimated_price_cents', 'shopping_items.is_done as is_bought'])
     .where('owner_id', '=', user.id)
     .orderBy('name')
     .execute();

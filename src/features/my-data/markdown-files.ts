@@ -1,6 +1,6 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { Notebook, ShoppingItem, Tag, TodoItem } from '../../db/schema.js';
-import { formatCents, formatQuantity } from '../shopping/money.js';
+import { formatCents, formatQuantity } from '../lists/shopping/money.js';
 import type { ExportNote, ExportShoppingList, ExportTodoList } from './export-repository.js';
 
 const PRIORITY_NAMES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -41,7 +41,7 @@ function todoLine(item: TodoItem): string {
 function shoppingLine(item: ShoppingItem): string {
   const amount = item.quantity_milli === 1000 && !item.unit ? '' : ` (${formatQuantity(item.quantity_milli)}${item.unit ? ` ${item.unit}` : ''})`;
   const price = item.estimated_price_cents === null ? '' : `, about ${formatCents(item.estimated_price_cents)} each`;
-  return checkbox(item.is_bought, `${item.name}${amount}${price}`);
+  return checkbox(item.is_done, `${item.name}${amount}${price}`);
 }
 
 export function todoListMarkdown(list: ExportTodoList): string {

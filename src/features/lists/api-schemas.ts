@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { permissionField, shareForm, type SharedUser } from './sharing.js';
+
+// The JSON every kind of list shares: times, shares and their permission. Each kind's
+// api-schemas.ts adds its own fields.
+
+export const timestamp = z.string().describe('ISO 8601, UTC.');
+
+export const isoTime = (milliseconds: number) => new Date(milliseconds).toISOString();
+
+/** What a share (or a shopping list's group) allows: the form's field, with its message. */
+export const permission = permissionField.describe('`read`: may read the list; `tick`: may also tick and add items (never rename, delete or re-share it).');
+
+export const shareJson = z.object({ username: z.string(), permission });
+
+export const sharesJson = z.array(shareJson).nullable().describe('Who the list is shared with: shown to its owner only, null for anyone else.');
+
+/** Who a list is shared with, for its owner only, as the page shows it. */
+export function sharesOf(list: { owner_id: number }, userId: number, sharedWith: SharedUser[]) {
+  return list.owner_id === userId ? sharedWith.map((user) => ({ username: user.username, permission: user.permission })) : null;
+}
+
+export const shareBody = z
+  .object({
+    username: shareForm.shape.username,
+    action: shareForm.shape.action,
+    permission: permission.optional().describe('For `add`: `read` (the default) or `tick`; adding an existing user changes their permission.'),
+  })
+  .strict();

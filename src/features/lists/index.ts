@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../../services.js';
+import { registerListKind } from './register.js';
+import { shoppingLists } from './shopping/index.js';
+import { todoLists } from './todo/index.js';
+
+// To-do and shopping lists: one engine (this folder) with two kinds (todo/, shopping/), each
+// registered here with its pages, API, live sockets, object kind and navigation link. A third kind
+// is a folder like todo/ and one line below.
+
+export const listsFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  registerListKind(app, services, todoLists);
+  registerListKind(app, services, shoppingLists);
+};

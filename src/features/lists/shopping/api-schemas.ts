@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { MAX_ID } from '../../../platform/ids.js';
+import { isoTime, permission, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import type { NamedList } from '../repository.js';
+import type { SharedUser } from '../sharing.js';
+import { STORE_MAX, itemName, itemUnit, shoppingListForm } from './forms.js';
+import { msg } from '../../../platform/i18n/index.js';
+import { type Parsed, estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
+import type { ShoppingItemPrice, ShoppingItemRow, ShoppingListRow } from './kind.js';
+
+// The JSON of shopping lists and items: the form fields' names (forms.ts, with its messages).
+// Prices and quantities are exact decimal text ("2.49", "1.5"), as the forms take them, never
+// binary floating point; a JSON number is accepted on the way in and read as its decimal text.
+
+const decimalText = z.string().describe('Exact decimal text.');
+
+export const shoppingItemJson = z.object({
+  id: z.number().int(),
+  list: z.number().int().describe('The id of the list it is on.'),
+  name: z.string(),
+  quantity: decimalText,
+  unit: z.string(),
+  estimated_price: decimalText.nullable().describe('The price of one unit, or null when unknown.'),
+  is_bought: z.boolean(),
+  created_at: timestamp,
+  created_by: z.string().nullable().describe('The username of who added it; null when unknown or deleted.'),
+  bought_by: z.string().nullable().describe('The username of who bought it; null while still to buy.'),
+  bought_at: timestamp.nullable().describe('When it was bought; null while still to buy.'),
+});
+
+export const shoppingListJson = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  store_name: z.string(),
+  group: z.number().int().nullable().describe('The id of the group whose members read it, or null.'),
+  group_permission: permission.nullable().describe('What the group\'s members may do, `read` or `tick`; null without a group.'),
+  owner: z.string().describe('The username of its owner.'),
+  shares: sharesJson,
+  estimated_total: decimalText.describe('Price times quantity over the items not yet bought, rounded to a cent.'),
+  unpriced_items: z.number().int().describe('Items not yet bought without a price, left out of the total.'),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const shoppingListDetailJson = shoppingListJson.extend({
+  items: z.array(shoppingItemJson).describe('Items still to buy first, then bought ones, each in the order they were added.'),
+});
+
+export type ShoppingListDetailJson = z.infer<typeof shoppingListDetailJson>;
+
+const GROUP_CHOICE = msg('shopping.choose_group');
+const group = z.number({ error: GROUP_CHOICE }).int(GROUP_CHOICE).min(1, GROUP_CHOICE).max(MAX_ID, GROUP_CHOICE).nullable().describe('A group you belong to, or null.');
+const storeName = z.string().trim().max(STORE_MAX, msg('shopping.store_max'));
+
+export const shoppingListBody = z
+  .object({ title: shoppingListForm.shape.title, store_name: storeName.default(''), group: group.default(null), group_permission: permission.default('read') })
+  .strict();
+
+/** Only the fields sent change. */
+export const shoppingListPatch = z
+  .object({ title: shoppingListForm.shape.title.optional(), store_name: storeName.optional(), group: group.optional(), group_permission: permission.optional() })
+  .strict();
+
+/** A decimal as text or a JSON number, parsed exactly by `parse`; absent, null or '' is `whenEmpty`. */
+function decimal<Empty extends number | null>(parse: (text: string) => Parsed, whenEmpty: Empty) {
+  return z
+    .union([z.string(), z.number()], { error: msg('shopping.number_type') })
+    .nullable()
+    .optional()
+    .transform((value, ctx): number | Empty => {
+      const text = value === null || value === undefined ? '' : String(value).trim();
+      if (text === '') return whenEmpty;
+      const parsed = parse(text);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    });
+}
+
+export const shoppingItemBody = z
+  .object({
+    name: itemName,
+    quantity: decimal(parseQuantity, 1000).describe('How many, more than zero, up to 3 decimal places; 1 when absent.'),
+    unit: itemUnit.default(''),
+    estimated_price: decimal(parseMoney, null).describe('The price of one unit, up to 2 decimal places, or null.'),
+  })
+  .strict();
+
+/** Marks an item bought or not: `is_bought`, read as done or not. */
+export const shoppingItemPatch = z
+  .object({ is_bought: z.boolean({ error: msg('lists.send_boolean') }) })
+  .strict()
+  .transform((body) => body.is_bought);
+
+export function shoppingItemOut(item: ShoppingItemRow): z.infer<typeof shoppingItemJson> {
+  const bought = item.is_done === 1;
+  return {
+    id: item.id,
+    list: item.list_id,
+    name: item.name,
+    quantity: formatQuantity(item.quantity_milli),
+    unit: item.unit,
+    estimated_price: item.estimated_price_cents === null ? null : formatCents(item.estimated_price_cents),
+    is_bought: bought,
+    created_at: isoTime(item.created_at),
+    created_by: item.created_by_name,
+    bought_by: bought ? item.done_by_name : null,
+    bought_at: bought && item.done_at !== null ? isoTime(Number(item.done_at)) : null,
+  };
+}
+
+/** The list without its items; `priced` holds at least every item not yet bought (the total's part). */
+export function shoppingListOut(list: NamedList<ShoppingListRow>, userId: number, sharedWith: SharedUser[], priced: ShoppingItemPrice[]): z.infer<typeof shoppingListJson> {
+  const total = estimatedTotal(priced);
+  return {
+    id: list.id,
+    title: list.title,
+    store_name: list.store_name,
+    group: list.group_id,
+    group_permission: list.group_id === null ? null : list.group_permission,
+    owner: list.owner_name,
+    shares: sharesOf(list, userId, sharedWith),
+    estimated_total: formatCents(total.cents),
+    unpriced_items: total.unpriced,
+    created_at: isoTime(list.created_at),
+    updated_at: isoTime(list.updated_at),
+  };
+}

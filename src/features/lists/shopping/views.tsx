@@ -1,0 +1,141 @@
+import type { Group } from '../../../db/schema.js';
+import { Time } from '../../../platform/views/controls.js';
+import { CsrfField, Field, FormAlert, Select } from '../../../platform/views/forms.js';
+import { Layout } from '../../../platform/views/layout.js';
+import type { ViewContext } from '../../../platform/views/context.js';
+import { ListPageFrame } from '../list-page.js';
+import type { ListPage } from '../service.js';
+import { type FormState, permissionChoices } from '../views.js';
+import { ITEM_LABELS, ItemFields } from './item-views.js';
+import { SHOPPING, type ShoppingItemRow, type ShoppingListRow } from './kind.js';
+import { STORE_MAX, TITLE_MAX } from './forms.js';
+import { type EstimatedTotal, estimatedTotal, formatCents, formatMoney, showQuantity } from './money.js';
+
+export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }: {
+  ctx: ViewContext; list?: { id: number; title: string }; groups: Pick<Group, 'id' | 'name'>[];
+} & FormState) {
+  const choices = [{ value: '', label: ctx.t('shopping.no_group') }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
+  return (
+    <Layout ctx={ctx} title={list ? ctx.t('lists.edit_title', { name: list.title }) : ctx.t('shopping.new_title')}>
+      <article class="narrow">
+        <h1>{list ? ctx.t('lists.edit_named', { name: list.title }) : ctx.t('shopping.new_title')}</h1>
+        <form method="post" action={list ? `/shopping/${list.id}/edit/` : '/shopping/new/'} novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+          <Field name="store_name" label={ctx.t('shopping.store_label')} value={values.store_name} errors={errors} maxLength={STORE_MAX} />
+          <Select name="group" label={ctx.t('shopping.group_label')} value={values.group} choices={choices} errors={errors}
+            help={ctx.t(groups.length ? 'shopping.group_help' : 'shopping.group_help_none')} />
+          <Select name="group_permission" label={ctx.t('shopping.group_permission_label')} value={values.group_permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
+            help={ctx.t('shopping.group_permission_help')} />
+          <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
+          <a href={list ? `/shopping/${list.id}/` : '/shopping/'} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
+        </form>
+      </article>
+    </Layout>
+  );
+}
+
+/** Who added the item, who bought it and when. */
+function WhoDidWhat({ ctx, item, timeZone }: { ctx: ViewContext; item: ShoppingItemRow; timeZone: string }) {
+  const bought = item.is_done === 1 && item.done_by_name && item.done_at !== null;
+  if (!item.created_by_name && !bought) return null;
+  return (
+    <small class="who">
+      {item.created_by_name ? ctx.t('lists.added_by', { name: item.created_by_name }) : null}
+      {item.created_by_name && bought ? ' · ' : null}
+      {bought ? <>{ctx.t('shopping.bought_by', { name: item.done_by_name! })} <Time ms={item.done_at!} timeZone={timeZone} /></> : null}
+    </small>
+  );
+}
+
+/** One item: the page and its live updates (shopping/live.ts) render it alike. */
+export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; item: ShoppingItemRow; canTick: boolean; canEdit: boolean }) {
+  const bought = item.is_done === 1;
+  const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
+  const price = item.estimated_price_cents;
+  return (
+    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
+      <td>
+        {canTick ? (
+          <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
+            <CsrfField ctx={ctx} />
+            <button type="submit" class="toggle secondary outline small" aria-label={ctx.t(bought ? 'shopping.mark_not_bought' : 'shopping.mark_bought', { name: item.name })}>
+              <span aria-hidden="true">{bought ? '☑' : '☐'}</span>
+            </button>
+          </form>
+        ) : (
+          <span class="state">{ctx.t(bought ? 'shopping.state_bought' : 'shopping.state_to_buy')}</span>
+        )}
+      </td>
+      <td>
+        {name} <WhoDidWhat ctx={ctx} item={item} timeZone={ctx.user!.timezone} />
+      </td>
+      <td class="number">{showQuantity(item.quantity_milli, ctx.language)}{item.unit ? ` ${item.unit}` : ''}</td>
+      <td class="number">{price === null ? ctx.t('shopping.no_price') : formatMoney(price, ctx.user!.currency, ctx.language)}</td>
+      {canEdit ? (
+        <td class="item-actions">
+          <a href={`/shopping/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={ctx.t('lists.edit_named', { name: item.name })}>{ctx.t('lists.edit')}</a>{' '}
+          <a href={`/shopping/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={ctx.t('lists.delete_named', { name: item.name })}>{ctx.t('lists.delete')}</a>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/** The estimated total in the viewer's currency and language: the page and its live updates render it alike. */
+export function Total({ ctx, total }: { ctx: Pick<ViewContext, 't' | 'language'>; total: EstimatedTotal & { currency: string } }) {
+  return (
+    <p class="shopping-total">
+      {ctx.t('shopping.total')} <strong data-amount={formatCents(total.cents)}>{formatMoney(total.cents, total.currency, ctx.language)}</strong>
+      {total.unpriced ? <small> {ctx.t('shopping.unpriced', { count: total.unpriced })}</small> : null}
+    </p>
+  );
+}
+
+/**
+ * A column's header: on a phone its short form is shown (none: the column speaks for itself) and
+ * the full one is read by screen readers only, so that no header breaks inside a word.
+ */
+function Header({ full, short }: { full: string; short?: string }) {
+  return (
+    <>
+      <span class="header-full">{full}</span>
+      {short ? <span class="header-short" aria-hidden="true">{short}</span> : null}
+    </>
+  );
+}
+
+/** A shopping list's page: its store and group, its items as a table, and the estimated total of those still to buy. */
+export function ShoppingListPage({ ctx, page, share, item }: { ctx: ViewContext; page: ListPage<ShoppingListRow, ShoppingItemRow>; share?: FormState; item?: FormState }) {
+  const { list, items, canEdit, canTick } = page;
+  const group = list.group_name ? { name: list.group_name, permission: list.group_permission } : null;
+  const total = estimatedTotal(items);
+  return (
+    <ListPageFrame ctx={ctx} kind={SHOPPING} page={page} group={group} labels={ITEM_LABELS} share={share} item={item}
+      fields={({ values, errors }) => <ItemFields ctx={ctx} values={values} errors={errors} />}
+      header={list.store_name ? <p class="store">{ctx.t('shopping.at_store', { store: list.store_name })}</p> : null}>
+      <h2 id="items">{ctx.t('lists.items')}</h2>
+      {items.length ? (
+        <div class="table-scroll">
+          <table class="shopping-items">
+            <thead>
+              <tr>
+                <th scope="col"><Header full={ctx.t('shopping.status')} /></th>
+                <th scope="col">{ctx.t('shopping.item')}</th>
+                <th scope="col" class="number"><Header full={ctx.t('shopping.quantity_label')} short={ctx.t('shopping.quantity_short')} /></th>
+                <th scope="col" class="number"><Header full={ctx.t('shopping.price_each')} short={ctx.t('shopping.price_short')} /></th>
+                {canEdit ? <th scope="col"><span class="visually-hidden">{ctx.t('shopping.actions')}</span></th> : null}
+              </tr>
+            </thead>
+            <tbody>{items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} />)}</tbody>
+          </table>
+        </div>
+      ) : (
+        <p class="empty">{ctx.t(canTick ? 'shopping.empty_tick' : 'lists.empty_read')}</p>
+      )}
+      <Total ctx={ctx} total={{ ...total, currency: ctx.user!.currency ?? '' }} />
+      {canEdit && items.length > 0 ? <p><a href={`/shopping/${list.id}/clear-bought/`} role="button" class="secondary outline small" data-confirm="">{ctx.t('shopping.clear_bought')}</a></p> : null}
+    </ListPageFrame>
+  );
+}

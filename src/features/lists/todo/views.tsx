@@ -1,0 +1,131 @@
+import type { TodoList } from '../../../db/schema.js';
+import { Time } from '../../../platform/views/controls.js';
+import { CsrfField, Field, FormAlert, TextArea } from '../../../platform/views/forms.js';
+import { Layout } from '../../../platform/views/layout.js';
+import type { ViewContext } from '../../../platform/views/context.js';
+import type { FormState } from '../views.js';
+import { ListPageFrame } from '../list-page.js';
+import type { ListPage } from '../service.js';
+import { ITEM_LABELS, ItemFields } from './item-views.js';
+import { isOverdue } from './dates.js';
+import { todayIn } from '../../../platform/time-zones.js';
+import { DESCRIPTION_MAX, TITLE_MAX } from './forms.js';
+import type { AssignedItem } from './assigned.js';
+import { TODO, type TodoItemRow } from './kind.js';
+
+export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
+  const title = list ? ctx.t('lists.edit_title', { name: list.title }) : ctx.t('todo.new_title');
+  return (
+    <Layout ctx={ctx} title={title}>
+      <article class="narrow">
+        <h1>{list ? ctx.t('lists.edit_named', { name: list.title }) : ctx.t('todo.new_title')}</h1>
+        <form method="post" action={list ? `/todo/${list.id}/edit/` : '/todo/new/'} novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
+          <TextArea name="description" label={ctx.t('todo.description_label')} value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
+          <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
+          <a href={list ? `/todo/${list.id}/` : '/todo/'} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
+        </form>
+      </article>
+    </Layout>
+  );
+}
+
+/** Who added the item, whom it is for, who ticked it and when. */
+function WhoDidWhat({ ctx, item, timeZone }: { ctx: ViewContext; item: TodoItemRow; timeZone: string }) {
+  return (
+    <small class="who">
+      {item.assignee_name ? <> · {ctx.t('todo.for')} <strong class="assignee">{item.assignee_name}</strong></> : null}
+      {item.created_by_name ? <> · {ctx.t('lists.added_by', { name: item.created_by_name })}</> : null}
+      {item.is_done === 1 && item.done_by_name && item.done_at !== null ? (
+        <> · {ctx.t('todo.done_by', { name: item.done_by_name })} <Time ms={item.done_at} timeZone={timeZone} /></>
+      ) : null}
+    </small>
+  );
+}
+
+/** One item: the page and its live updates (todo/live.ts) render it alike. */
+export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewContext; item: TodoItemRow; canTick: boolean; canEdit: boolean; today: string }) {
+  const done = item.is_done === 1;
+  const overdue = isOverdue(item, today);
+  const text = done ? <del class="item-text">{item.text}</del> : <span class="item-text">{item.text}</span>;
+  return (
+    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
+      {canTick ? (
+        <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
+          <CsrfField ctx={ctx} />
+          <button type="submit" class="toggle secondary outline small" aria-label={ctx.t(done ? 'todo.mark_not_done' : 'todo.mark_done', { text: item.text })}>
+            <span aria-hidden="true">{done ? '☑' : '☐'}</span>
+          </button>
+        </form>
+      ) : (
+        <span class="state">{ctx.t(done ? 'todo.state_done' : 'todo.state_open')}</span>
+      )}{' '}
+      {text}
+      {item.due_date ? (
+        <small class="due">
+          {' '}{ctx.t('todo.due')} <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+        </small>
+      ) : null}
+      {overdue ? <strong class="badge overdue-badge">{ctx.t('todo.overdue')}</strong> : null}{' '}
+      <WhoDidWhat ctx={ctx} item={item} timeZone={ctx.user!.timezone} />
+      {canEdit ? (
+        <span class="item-actions">
+          <a href={`/todo/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={ctx.t('lists.edit_named', { name: item.text })}>{ctx.t('lists.edit')}</a>{' '}
+          <a href={`/todo/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={ctx.t('lists.delete_named', { name: item.text })}>{ctx.t('lists.delete')}</a>
+        </span>
+      ) : null}
+    </li>
+  );
+}
+
+/** On /todo/: the caller's open items in lists they may still read. */
+export function AssignedToMe({ ctx, items }: { ctx: ViewContext; items: AssignedItem[] }) {
+  return (
+    <section aria-labelledby="assigned">
+      <h2 id="assigned">{ctx.t('todo.assigned_to_me')}</h2>
+      {items.length ? (
+        <ul class="assigned-items">
+          {items.map((item) => (
+            <li>
+              {item.text}
+              {item.due_date ? (
+                <small class="due">
+                  {' '}{ctx.t('todo.due')} <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+                </small>
+              ) : null}{' '}
+              <small>{ctx.t('todo.in')} <a href={`/todo/${item.list_id}/`}>{item.list_title}</a></small>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="empty">{ctx.t('todo.nothing_assigned')}</p>
+      )}
+    </section>
+  );
+}
+
+/** A to-do list's page: its description, then its items with their counts, open ones first. */
+export function TodoListPage({ ctx, page, share, item }: { ctx: ViewContext; page: ListPage<TodoList, TodoItemRow>; share?: FormState; item?: FormState }) {
+  const { list, items, canEdit, canTick } = page;
+  // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
+  const today = todayIn(ctx.user!.timezone);
+  const open = items.filter((entry) => entry.is_done === 0).length;
+  // Whom a new item may be assigned to: the list's readers, for whoever may add one.
+  const assignees = canTick ? page.readers : [];
+  return (
+    <ListPageFrame ctx={ctx} kind={TODO} page={page} group={null} labels={ITEM_LABELS} share={share} item={item}
+      fields={({ values, errors }) => <ItemFields ctx={ctx} values={values} errors={errors} assignees={assignees} />}
+      intro={list.description ? <p class="list-description">{list.description}</p> : null}>
+      <h2 id="items">{ctx.t('lists.items')}<span data-live-counts>{items.length ? ` ${ctx.t('todo.counts', { open, items: items.length })}` : ''}</span></h2>
+      {items.length ? (
+        <ul class="todo-items">
+          {items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} today={today} />)}
+        </ul>
+      ) : (
+        <p class="empty">{ctx.t(canTick ? 'todo.empty_tick' : 'lists.empty_read')}</p>
+      )}
+    </ListPageFrame>
+  );
+}
