@@ -5,7 +5,7 @@ import type { Message } from '../../platform/i18n/index.js';
 import { assetUrl } from '../../platform/views/assets.js';
 import { AudiencePanel } from '../../platform/views/audience.js';
 import type { ViewContext } from '../../platform/views/context.js';
-import { CsrfField, FormAlert } from '../../platform/views/forms.js';
+import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import { ErrorSummary, ReplaceUrl } from './item-pages.js';
 import type { ListPage } from './service.js';
@@ -96,6 +96,37 @@ export function ListPageFrame<List extends { id: number; title: string }, Item>(
       <AudiencePanel members={page.audience} viewerId={ctx.user!.id} noun={ctx.t('lists.noun', which)} groupName={group?.name ?? null} />
       <p><a href={`${kind.base}/`}>{ctx.t('lists.back', which)}</a></p>
       <script src={assetUrl('js/live-list.js')} defer />
+    </Layout>
+  );
+}
+
+/**
+ * A list's new or edit form, the same frame for every kind: the title, the kind's own fields
+ * (`children`), save and cancel. `newTitle` is the kind's heading for a new list.
+ */
+export function ListFormFrame({ ctx, kind, list, newTitle, titleMax, errors, values, children }: {
+  ctx: ViewContext;
+  kind: KindPaths;
+  list?: { id: number; title: string };
+  newTitle: string;
+  titleMax: number;
+  values: FormValues;
+  errors: FormErrors;
+  children: ComponentChildren;
+}) {
+  return (
+    <Layout ctx={ctx} title={list ? ctx.t('lists.edit_title', { name: list.title }) : newTitle}>
+      <article class="narrow">
+        <h1>{list ? ctx.t('lists.edit_named', { name: list.title }) : newTitle}</h1>
+        <form method="post" action={list ? `${kind.base}/${list.id}/edit/` : `${kind.base}/new/`} novalidate>
+          <CsrfField ctx={ctx} />
+          <FormAlert errors={errors} />
+          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={titleMax} autofocus />
+          {children}
+          <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
+          <a href={list ? `${kind.base}/${list.id}/` : `${kind.base}/`} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
+        </form>
+      </article>
     </Layout>
   );
 }

@@ -7,7 +7,7 @@ import { type ActivityEvent, recordActivity, recordChange } from '../groups/acti
 import type { Notifications } from '../notifications/notifications.js';
 import type { ItemRow, ListKind, ListRole, ListRow } from './kind.js';
 import type { ListAnnouncements } from './live-events.js';
-import { type ListPageRows, type ListsRepository, listsRepository } from './repository.js';
+import { type ListPageRows, type ListSummary, type ListsRepository, listsRepository } from './repository.js';
 import { type ShareOutcome, changeShare, shareWithGroup } from './sharing.js';
 
 // What people do with lists, the same for every kind. Every method takes the caller's id and
@@ -23,15 +23,7 @@ export interface ListPage<List, Item> extends ListPageRows<List, Item> {
 }
 
 /** A list of the index, with its line of detail in words. */
-export interface ListCard {
-  id: number;
-  title: string;
-  owner_id: number;
-  owner_name: string;
-  group_name: string | null;
-  share_count: number;
-  detail: Message;
-}
+export type ListCard = Omit<ListSummary, 'row'> & { detail: Message };
 
 /** What a kind checks of an input beyond its form's own rules, with the database: errors per field, or none. */
 export interface ListChecks<List extends ListRow, Item extends ItemRow, ListInput, ItemInput> {

@@ -1,9 +1,8 @@
 import type { Group } from '../../../db/schema.js';
 import { Time } from '../../../platform/views/controls.js';
-import { CsrfField, Field, FormAlert, Select } from '../../../platform/views/forms.js';
-import { Layout } from '../../../platform/views/layout.js';
+import { CsrfField, Field, Select } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
-import { ListPageFrame } from '../list-page.js';
+import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { type FormState, permissionChoices } from '../views.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
@@ -16,23 +15,13 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
 } & FormState) {
   const choices = [{ value: '', label: ctx.t('shopping.no_group') }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
   return (
-    <Layout ctx={ctx} title={list ? ctx.t('lists.edit_title', { name: list.title }) : ctx.t('shopping.new_title')}>
-      <article class="narrow">
-        <h1>{list ? ctx.t('lists.edit_named', { name: list.title }) : ctx.t('shopping.new_title')}</h1>
-        <form method="post" action={list ? `/shopping/${list.id}/edit/` : '/shopping/new/'} novalidate>
-          <CsrfField ctx={ctx} />
-          <FormAlert errors={errors} />
-          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
-          <Field name="store_name" label={ctx.t('shopping.store_label')} value={values.store_name} errors={errors} maxLength={STORE_MAX} />
-          <Select name="group" label={ctx.t('shopping.group_label')} value={values.group} choices={choices} errors={errors}
-            help={ctx.t(groups.length ? 'shopping.group_help' : 'shopping.group_help_none')} />
-          <Select name="group_permission" label={ctx.t('shopping.group_permission_label')} value={values.group_permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
-            help={ctx.t('shopping.group_permission_help')} />
-          <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
-          <a href={list ? `/shopping/${list.id}/` : '/shopping/'} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
-        </form>
-      </article>
-    </Layout>
+    <ListFormFrame ctx={ctx} kind={SHOPPING} list={list} newTitle={ctx.t('shopping.new_title')} titleMax={TITLE_MAX} values={values} errors={errors}>
+      <Field name="store_name" label={ctx.t('shopping.store_label')} value={values.store_name} errors={errors} maxLength={STORE_MAX} />
+      <Select name="group" label={ctx.t('shopping.group_label')} value={values.group} choices={choices} errors={errors}
+        help={ctx.t(groups.length ? 'shopping.group_help' : 'shopping.group_help_none')} />
+      <Select name="group_permission" label={ctx.t('shopping.group_permission_label')} value={values.group_permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
+        help={ctx.t('shopping.group_permission_help')} />
+    </ListFormFrame>
   );
 }
 

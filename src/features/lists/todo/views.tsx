@@ -1,10 +1,9 @@
 import type { TodoList } from '../../../db/schema.js';
 import { Time } from '../../../platform/views/controls.js';
-import { CsrfField, Field, FormAlert, TextArea } from '../../../platform/views/forms.js';
-import { Layout } from '../../../platform/views/layout.js';
+import { CsrfField, TextArea } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
 import type { FormState } from '../views.js';
-import { ListPageFrame } from '../list-page.js';
+import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
 import { isOverdue } from './dates.js';
@@ -14,21 +13,10 @@ import type { AssignedItem } from './assigned.js';
 import { TODO, type TodoItemRow } from './kind.js';
 
 export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
-  const title = list ? ctx.t('lists.edit_title', { name: list.title }) : ctx.t('todo.new_title');
   return (
-    <Layout ctx={ctx} title={title}>
-      <article class="narrow">
-        <h1>{list ? ctx.t('lists.edit_named', { name: list.title }) : ctx.t('todo.new_title')}</h1>
-        <form method="post" action={list ? `/todo/${list.id}/edit/` : '/todo/new/'} novalidate>
-          <CsrfField ctx={ctx} />
-          <FormAlert errors={errors} />
-          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
-          <TextArea name="description" label={ctx.t('todo.description_label')} value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
-          <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
-          <a href={list ? `/todo/${list.id}/` : '/todo/'} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>
-        </form>
-      </article>
-    </Layout>
+    <ListFormFrame ctx={ctx} kind={TODO} list={list} newTitle={ctx.t('todo.new_title')} titleMax={TITLE_MAX} values={values} errors={errors}>
+      <TextArea name="description" label={ctx.t('todo.description_label')} value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
+    </ListFormFrame>
   );
 }
 
