@@ -23,6 +23,10 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly', WebSocket: 'readonly', fetch: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', location: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', FormData: 'readonly', DOMParser: 'readonly', CSS: 'readonly', HTMLFormElement: 'readonly', Element: 'readonly', queueMicrotask: 'readonly' } },
   },
   {
+    files: ['.dependency-cruiser.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
+  {
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
   },

@@ -4,19 +4,17 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { apiDocsFeature } from './features/api-docs/routes.js';
-import { passwordResetFeature } from './features/accounts/reset-routes.js';
-import { accountsFeature } from './features/accounts/routes.js';
-import { adminFeature } from './features/admin/routes.js';
-import { chatFeature } from './features/groups/chat/routes.js';
-import { groupsFeature } from './features/groups/routes.js';
-import { healthFeature } from './features/health/routes.js';
-import { homeFeature } from './features/home/routes.js';
-import { myDataFeature } from './features/my-data/routes.js';
-import { notebooksFeature } from './features/notebooks/routes.js';
-import { notesFeature } from './features/notes/routes.js';
-import { notificationsFeature } from './features/notifications/routes.js';
-import { tagsFeature } from './features/tags/routes.js';
+import { apiDocsFeature } from './features/api-docs/index.js';
+import { accountsFeature } from './features/accounts/index.js';
+import { adminFeature } from './features/admin/index.js';
+import { groupsFeature } from './features/groups/index.js';
+import { healthFeature } from './features/health/index.js';
+import { homeFeature } from './features/home/index.js';
+import { myDataFeature } from './features/my-data/index.js';
+import { notebooksFeature } from './features/notebooks/index.js';
+import { notesFeature } from './features/notes/index.js';
+import { notificationsFeature } from './features/notifications/index.js';
+import { tagsFeature } from './features/tags/index.js';
 import { listsFeature } from './features/lists/index.js';
 import { BackgroundJobs } from './platform/background.js';
 import { apiTokenLayer } from './platform/api/layer.js';
@@ -31,7 +29,7 @@ import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/create.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { Outbox } from './platform/mail/outbox.js';
-import { Notifications } from './features/notifications/notifications.js';
+import { Notifications } from './features/notifications/index.js';
 import { ObjectKinds } from './platform/object-kinds.js';
 import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
@@ -61,7 +59,6 @@ const features: FastifyPluginAsync<Services>[] = [
   homeFeature,
   accountsFeature,
   myDataFeature,
-  passwordResetFeature,
   healthFeature,
   notesFeature,
   notebooksFeature,
@@ -70,7 +67,6 @@ const features: FastifyPluginAsync<Services>[] = [
   groupsFeature,
   adminFeature,
   notificationsFeature,
-  chatFeature,
   apiDocsFeature,
 ];
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
-import { AttemptThrottle } from './features/accounts/throttle.js';
+import { AttemptThrottle } from './features/accounts/index.js';
 import { SessionStore } from './platform/chain/session.js';
-import { trimActivity } from './features/groups/activity.js';
+import { trimActivity } from './features/groups/index.js';
 
 /**
  * Removes expired sessions, forgotten login failures and old group activity (keeping that table

@@ -1,9 +1,9 @@
 import type { Config } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { username as usernameSchema } from '../features/accounts/forms.js';
-import { AccountsService } from '../features/accounts/service.js';
-import { AdminService } from '../features/admin/service.js';
+import { username as usernameSchema } from '../features/accounts/index.js';
+import { AccountsService } from '../features/accounts/index.js';
+import { AdminService } from '../features/admin/index.js';
 import { sweepExpired } from '../maintenance.js';
 import { SessionStore } from '../platform/chain/session.js';
 import { issueMessage } from '../platform/forms.js';

@@ -1,5 +1,5 @@
-import { UsersRepository } from '../features/accounts/repository.js';
-import { AdminService, type Actor } from '../features/admin/service.js';
+import { UsersRepository } from '../features/accounts/index.js';
+import { AdminService, type Actor } from '../features/admin/index.js';
 import { SessionStore } from '../platform/chain/session.js';
 import { type Command, withDatabase } from './command.js';
 import { CliError } from './io.js';

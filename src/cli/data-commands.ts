@@ -1,5 +1,5 @@
-import { DemoRefused, seedDemo } from '../features/demo/seed.js';
-import { BadDump, formatReport, importDjango, NotEmpty } from '../features/django-import/import.js';
+import { DemoRefused, seedDemo } from '../features/demo/index.js';
+import { BadDump, formatReport, importDjango, NotEmpty } from '../features/django-import/index.js';
 import { announceEndedSessions, type Command, withDatabase } from './command.js';
 import { CliError } from './io.js';
 

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database, Group } from '../db/schema.js';
-import { UsersRepository } from '../features/accounts/repository.js';
-import { groupForm } from '../features/groups/forms.js';
-import { GroupsService } from '../features/groups/service.js';
+import { UsersRepository } from '../features/accounts/index.js';
+import { groupForm } from '../features/groups/index.js';
+import { GroupsService } from '../features/groups/index.js';
 import type { Config } from '../config.js';
 import { publishFromOutside } from '../platform/hub/create.js';
 import { parseId } from '../platform/ids.js';
-import { Notifications } from '../features/notifications/notifications.js';
+import { Notifications } from '../features/notifications/index.js';
 import { type Command, withDatabase } from './command.js';
 import { CliError, firstError } from './io.js';
 

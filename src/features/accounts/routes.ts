@@ -35,7 +35,7 @@ function refusedFor(reply: FastifyReply, attempt: Attempt & { ok: false }, key: 
   return { key, values: { minutes: minutesToWait(attempt.retryAfterSeconds) } };
 }
 
-export const accountsFeature: FastifyPluginAsync<Services> = async (app, services) => {
+export const accountPages: FastifyPluginAsync<Services> = async (app, services) => {
   const { config, sessions } = services;
   const accounts = new AccountsService(services.db, config, sessions);
   const throttle = new AttemptThrottle(services.db);

@@ -3,7 +3,7 @@ import { MethodNotAllowed, NotFound } from '../../errors.js';
 import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
-import { PasswordResetService } from '../accounts/reset-service.js';
+import { PasswordResetService } from '../accounts/index.js';
 import { type Actor, AdminService } from './service.js';
 import { AdminUsersPage, AuditLogPage } from './views.js';
 
@@ -19,7 +19,7 @@ function adminActor(request: FastifyRequest): Actor {
   return { id: user.id, name: user.username, address: request.ip };
 }
 
-export const adminFeature: FastifyPluginAsync<Services> = async (app, { db, sessions, config, outbox }) => {
+export const adminPages: FastifyPluginAsync<Services> = async (app, { db, sessions, config, outbox }) => {
   const service = new AdminService(db, sessions);
   const resets = new PasswordResetService(db, config, sessions, outbox);
 

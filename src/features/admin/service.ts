@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SessionStore } from '../../platform/chain/session.js';
-import type { PasswordResetService } from '../accounts/reset-service.js';
-import { UsersRepository } from '../accounts/repository.js';
+import type { PasswordResetService } from '../accounts/index.js';
+import { UsersRepository } from '../accounts/index.js';
 import { AdminRepository, type AdminUserRow } from './repository.js';
 
 /** Who acts, for the audit log: an administrator through the site, or the command line. */

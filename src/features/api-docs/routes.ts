@@ -9,7 +9,7 @@ import { ApiReferencePage } from './views.js';
  * every feature, and a reference page rendered from it here (no script from a CDN, so the CSP
  * stays as strict as everywhere else). Both public: they describe the API, they hold no data.
  */
-export const apiDocsFeature: FastifyPluginAsync<Services> = async (app, { config }) => {
+export const apiDocsPages: FastifyPluginAsync<Services> = async (app, { config }) => {
   const document = () => openApiDocument(app.apiOperations, `${config.publicUrl}/`);
   app.get('/api/v1/openapi.json', { config: { public: true, sessionless: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(JSON.stringify(document())),

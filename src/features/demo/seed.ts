@@ -5,14 +5,14 @@ import { identityKey } from '../../platform/identity-key.js';
 import { DEFAULT_TIME_ZONE } from '../../platform/time-zones.js';
 import { formatWallTime, type Repeat, resolveWallTime, wallTimeAt } from '../../platform/wall-clock.js';
 import { hashPassword, randomString } from '../../platform/passwords/passwords.js';
-import { UsersRepository } from '../accounts/repository.js';
-import { GroupsRepository } from '../groups/repository.js';
-import { NotebooksRepository } from '../notebooks/repository.js';
-import { NotesRepository } from '../notes/repository.js';
-import { TagsRepository } from '../tags/repository.js';
-import { listsRepository } from '../lists/repository.js';
-import { SHOPPING } from '../lists/shopping/kind.js';
-import { TODO } from '../lists/todo/kind.js';
+import { UsersRepository } from '../accounts/index.js';
+import { GroupsRepository } from '../groups/index.js';
+import { NotebooksRepository } from '../notebooks/index.js';
+import { NotesRepository } from '../notes/index.js';
+import { TagsRepository } from '../tags/index.js';
+import { listsRepository } from '../lists/index.js';
+import { SHOPPING } from '../lists/index.js';
+import { TODO } from '../lists/index.js';
 
 // `groupnotes seed-demo`: three demo users with everything the service does, so that a newcomer
 // sees every feature at once. Demo users are known by name and by their address at

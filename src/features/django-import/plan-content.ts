@@ -1,9 +1,9 @@
-import { MAX_CHAT_LENGTH } from '../groups/chat/forms.js';
-import { plainExcerpt } from '../notes/excerpt.js';
-import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
-import { REMINDERS_PER_NOTE } from '../notes/reminders-forms.js';
-import { parseMoney, parseQuantity } from '../lists/shopping/money.js';
-import { isValidDueDate } from '../lists/todo/dates.js';
+import { MAX_CHAT_LENGTH } from '../groups/index.js';
+import { plainExcerpt } from '../notes/index.js';
+import { CONTENT_MAX, TITLE_MAX } from '../notes/index.js';
+import { REMINDERS_PER_NOTE } from '../notes/index.js';
+import { parseMoney, parseQuantity } from '../lists/index.js';
+import { isValidDueDate } from '../lists/index.js';
 import { distinctName, identityKey, identityKeyProblem } from '../../platform/identity-key.js';
 import { type Planning, bool, ms, pks, quote, str, textProblem } from './plan-context.js';
 import { planReminder } from './reminders.js';

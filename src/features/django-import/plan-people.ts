@@ -1,5 +1,5 @@
 import { identityKey, identityKeyProblem } from '../../platform/identity-key.js';
-import { username as usernameSchema } from '../accounts/forms.js';
+import { username as usernameSchema } from '../accounts/index.js';
 import { type Planning, bool, ms, pks, quote, str, textProblem } from './plan-context.js';
 
 /** Users: a valid username, one per folded name (the lowest pk kept). */

@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE } from '../../platform/time-zones.js';
 import { dueFrom, formatWallTime, type Repeat, wallTimeAt } from '../../platform/wall-clock.js';
-import { MESSAGE_MAX } from '../notes/reminders-forms.js';
+import { MESSAGE_MAX } from '../notes/index.js';
 import type { Value } from './parse.js';
 
 // A `notes_app.reminder` of the original as a reminder here. The original stores an instant

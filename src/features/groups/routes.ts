@@ -3,7 +3,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
 import { parseId, pathId } from '../../platform/ids.js';
-import { MEMBERSHIPS } from './memberships.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { groupsApi } from './api.js';
@@ -13,9 +12,7 @@ import { GroupsService } from './service.js';
 import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './views.js';
 import { GroupEditPage, LeaveConfirmPage, RemoveMemberConfirmPage } from './manage-views.js';
 
-export const groupsFeature: FastifyPluginAsync<Services> = async (app, { db, hub, sessions, notifications, objectKinds }) => {
-  sessions.addNavigationLink({ label: 'nav.groups', href: '/groups/' });
-  sessions.addCallerColumn(MEMBERSHIPS);
+export const groupPages: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, objectKinds }) => {
   const service = new GroupsService(db, hub, notifications);
   const { groups } = service;
   groupsApi(app, service);

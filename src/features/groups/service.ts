@@ -4,9 +4,9 @@ import type { Database, Group, User } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
 import { recordActivity } from './activity.js';
 import { msg } from '../../platform/i18n/index.js';
-import type { Notifications } from '../notifications/notifications.js';
+import type { Notifier } from '../../services.js';
 import type { Outcome } from '../../platform/forms.js';
-import { UsersRepository } from '../accounts/repository.js';
+import { UsersRepository } from '../accounts/index.js';
 import { GroupsRepository } from './repository.js';
 
 
@@ -21,7 +21,7 @@ export class GroupsService {
     private readonly db: Kysely<Database>,
     private readonly hub: Hub | null,
     /** Tells added members; its announcements reach open pages only through a hub (none in the CLI). */
-    private readonly notifications: Notifications | null = null,
+    private readonly notifications: Notifier | null = null,
   ) {
     this.groups = new GroupsRepository(db);
   }

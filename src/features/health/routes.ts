@@ -16,7 +16,7 @@ function healthChecks(services: Services): HealthCheck[] {
  * GET /healthz for the proxy and monitors: no login, no session lookup, no cookies, plain HTTP
  * allowed in production. 200 {"status":"ok"} when every check passes, else 503.
  */
-export const healthFeature: FastifyPluginAsync<Services> = async (app, services) => {
+export const healthRoutes: FastifyPluginAsync<Services> = async (app, services) => {
   const checks = healthChecks(services);
   app.get('/healthz', { config: { public: true, sessionless: true, allowHttp: true } }, async (request, reply) => {
     const report = await runChecks(checks, (name, error) => request.log.error({ err: error, check: name }, 'health check failed'));

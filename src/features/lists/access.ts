@@ -1,6 +1,6 @@
 import { type AliasableExpression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { GroupsRepository } from '../groups/repository.js';
+import { GroupsRepository } from '../groups/index.js';
 import type { ListRole, ListTable, ListTables, UserRef } from './kind.js';
 
 // Who may do what with a list, said once for every kind: every statement of the engine, and every

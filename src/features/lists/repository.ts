@@ -3,7 +3,7 @@ import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
-import { GroupsRepository } from '../groups/repository.js';
+import { GroupsRepository } from '../groups/index.js';
 import { listAccess } from './access.js';
 import { listAudience } from './audience.js';
 import { listItems } from './items.js';

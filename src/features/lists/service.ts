@@ -3,8 +3,8 @@ import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { FormErrors, Outcome } from '../../platform/forms.js';
 import { type Message, msgWith } from '../../platform/i18n/index.js';
-import { type ActivityEvent, recordActivity, recordChange } from '../groups/activity.js';
-import type { Notifications } from '../notifications/notifications.js';
+import { type ActivityEvent, recordActivity, recordChange } from '../groups/index.js';
+import type { Notifier } from '../../services.js';
 import type { ItemRow, ListKind, ListRole, ListRow } from './kind.js';
 import type { ListAnnouncements } from './live-events.js';
 import { type ListPageRows, type ListSummary, type ListsRepository, listsRepository } from './repository.js';
@@ -43,7 +43,7 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     readonly kind: ListKind<List, Item, ListInput, ItemInput>,
     private readonly checks: ListChecks<List, Item, ListInput, ItemInput> = {},
     /** Tells users a list was shared with them; none, nobody is told. */
-    private readonly notifications: Notifications | null = null,
+    private readonly notifications: Notifier | null = null,
     /** Tells the list's open pages of its changes; none, nobody is told. */
     private readonly live: ListAnnouncements | null = null,
   ) {

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import type { Database, SharePermission } from '../../db/schema.js';
 import { parseForm } from '../../platform/forms.js';
 import { type Message, msg } from '../../platform/i18n/index.js';
-import type { NewNotification, Notifications } from '../notifications/notifications.js';
+import type { NewNotification, Notifier } from '../../services.js';
 import type { FormErrors, FormValues } from '../../platform/forms.js';
-import { UsersRepository } from '../accounts/repository.js';
+import { UsersRepository } from '../accounts/index.js';
 import type { ListTable, ListTables, ShareTable } from './kind.js';
 
 /** A group the owner may share a list with the members of. */
@@ -192,7 +192,7 @@ export async function shareWithGroup(shares: SharesRepository, list: { id: numbe
 
 /** Who to tell of a new share, and what: the notification is written with the share, in its transaction. */
 export interface ShareNotice {
-  notifications: Notifications;
+  notifications: Notifier;
   notification: NewNotification;
 }
 

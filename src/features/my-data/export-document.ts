@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Notebook, Tag } from '../../db/schema.js';
 import { isTimeZone } from '../../platform/time-zones.js';
 import { parseWallTime } from '../../platform/wall-clock.js';
-import { CONTENT_MAX, TITLE_MAX } from '../notes/forms.js';
-import { MESSAGE_MAX } from '../notes/reminders-forms.js';
-import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../lists/shopping/money.js';
-import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../lists/shopping/forms.js';
-import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../lists/todo/forms.js';
+import { CONTENT_MAX, TITLE_MAX } from '../notes/index.js';
+import { MESSAGE_MAX } from '../notes/index.js';
+import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../lists/index.js';
+import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../lists/index.js';
+import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../lists/index.js';
 import type { ExportRepository } from './export-repository.js';
 
 // groupnotes.json: everything a user owns, enough to rebuild it losslessly in any account.

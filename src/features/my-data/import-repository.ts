@@ -3,8 +3,8 @@ import { isOneOf } from '../../db/id-lists.js';
 import type { Database, SharePermission } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import type { Repeat } from '../../platform/wall-clock.js';
-import { plainExcerpt } from '../notes/excerpt.js';
-import { TagsRepository } from '../tags/repository.js';
+import { plainExcerpt } from '../notes/index.js';
+import { TagsRepository } from '../tags/index.js';
 
 export interface ImportedNote {
   title: string;

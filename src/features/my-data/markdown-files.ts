@@ -1,6 +1,6 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { Notebook, ShoppingItem, Tag, TodoItem } from '../../db/schema.js';
-import { formatCents, formatQuantity } from '../lists/shopping/money.js';
+import { formatCents, formatQuantity } from '../lists/index.js';
 import type { ExportNote, ExportShoppingList, ExportTodoList } from './export-repository.js';
 
 const PRIORITY_NAMES = ['low', 'medium', 'high', 'urgent'] as const;

@@ -11,7 +11,7 @@ import { type Message, requestTranslator } from '../../platform/i18n/index.js';
 import type { Services } from '../../services.js';
 import { uploadFailure, uploadParts } from '../../platform/uploads.js';
 import { viewContext } from '../../platform/views/context.js';
-import { AttemptThrottle, passwordChangeLimits } from '../accounts/throttle.js';
+import { AttemptThrottle, passwordChangeLimits } from '../accounts/index.js';
 import { AccountDeletion } from './delete-account.js';
 import { ExportRepository } from './export-repository.js';
 import { ExportSlots } from './export-slots.js';
@@ -59,7 +59,7 @@ async function receiveZip(request: FastifyRequest, folder: string): Promise<stri
   throw new UploadProblem('import.choose_file', 400);
 }
 
-export const myDataFeature: FastifyPluginAsync<Services> = async (app, services) => {
+export const myDataPages: FastifyPluginAsync<Services> = async (app, services) => {
   const { db, config, hub, sessions } = services;
   const throttle = new AttemptThrottle(db);
   const deletion = new AccountDeletion(db, config, hub);

@@ -6,19 +6,16 @@ import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { pathId } from '../../platform/ids.js';
-import { NotesRepository } from '../notes/repository.js';
 import { notebooksApi } from './api.js';
 import { notebookForm } from './forms.js';
 import { NotebooksRepository, titleTaken, unlessTitleTaken } from './repository.js';
-import { NotebookDetailPage, NotebookFormPage, NotebookListPage } from './views.js';
+import { NotebookFormPage, NotebookListPage } from './views.js';
 
 type PkParams = { Params: { pk: string } };
 
 /** /notebooks/: the caller's own notebooks only; anyone else's is a 404 like a missing one. */
-export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, sessions }) => {
-  sessions.addNavigationLink({ label: 'nav.notebooks', href: '/notebooks/' });
+export const notebookPages: FastifyPluginAsync<Services> = async (app, { db }) => {
   const notebooks = new NotebooksRepository(db);
-  const notes = new NotesRepository(db, dialect);
 
   const ownedOr404 = async (request: FastifyRequest): Promise<Notebook> => {
     const notebook = await notebooks.findOwned(request.user!.id, pathId(request));
@@ -40,12 +37,6 @@ export const notebooksFeature: FastifyPluginAsync<Services> = async (app, { db, 
     const notebook = saved.value;
     request.flash({ key: 'notebook.created', values: { title: notebook.title } });
     return reply.redirect(`/notebooks/${notebook.id}/`, 302);
-  });
-
-  app.get<PkParams>('/notebooks/:pk/', async (request, reply) => {
-    const notebook = await ownedOr404(request);
-    const result = await notes.listVisiblePage(request.user!.id, { archived: false, notebookId: notebook.id }, 1);
-    return reply.render(NotebookDetailPage({ ctx: viewContext(request), notebook, result }));
   });
 
   app.get<PkParams>('/notebooks/:pk/edit/', async (request, reply) => {

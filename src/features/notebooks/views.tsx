@@ -3,8 +3,6 @@ import { CsrfField, Field, FormAlert, TextArea } from '../../platform/views/form
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
-import { NoteList } from '../notes/list-views.js';
-import type { NotePage } from '../notes/repository.js';
 import { Swatch } from '../../platform/views/color.js';
 import { DEFAULT_NOTEBOOK_COLOR } from './forms.js';
 import type { NotebookWithCount } from './repository.js';
@@ -39,37 +37,6 @@ export function NotebookListPage({ ctx, notebooks }: { ctx: ViewContext; noteboo
           ))}
         </ul>
       )}
-    </Layout>
-  );
-}
-
-/** A notebook: its description and actions, then its first notes (the rest on the filtered list). */
-export function NotebookDetailPage({ ctx, notebook, result }: { ctx: ViewContext; notebook: Notebook; result: NotePage }) {
-  return (
-    <Layout ctx={ctx} title={notebook.title}>
-      <div class="page-header">
-        <h1>
-          <Swatch color={notebook.color} /> {notebook.title}
-        </h1>
-        <span class="row-actions">
-          <a href={`/notes/new/?notebook=${notebook.id}`} role="button">{ctx.t('notes.new')}</a>
-          <a href={`/notebooks/${notebook.id}/edit/`} role="button" class="secondary outline">{ctx.t('note.edit')}</a>
-          <a href={`/notebooks/${notebook.id}/delete/`} data-confirm role="button" class="secondary outline">{ctx.t('note.delete')}</a>
-        </span>
-      </div>
-      {notebook.description ? <p class="notebook-description">{notebook.description}</p> : null}
-      {result.notes.length === 0 ? (
-        <p class="empty-state">
-          {ctx.t('notebook.no_notes')} <a href={`/notes/new/?notebook=${notebook.id}`}>{ctx.t('notebook.no_notes_link')}</a> {ctx.t('notebook.no_notes_after')}
-        </p>
-      ) : (
-        <NoteList ctx={ctx} notes={result.notes} viewerId={ctx.user!.id} />
-      )}
-      {result.hasNext ? (
-        <p>
-          <a href={`/notes/?notebook=${notebook.id}&page=2`}>{ctx.t('notebook.more_notes')} →</a>
-        </p>
-      ) : null}
     </Layout>
   );
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
-import { callerGroupIds } from '../groups/memberships.js';
+import { callerGroupIds } from '../groups/index.js';
 import { ApiError } from '../../platform/api/errors.js';
 import { apiRoute, checkIfMatch, pkParams } from '../../platform/api/routes.js';
 import { decodeCursor, encodeCursor, nextUrl, pageOf } from '../../platform/api/paging.js';

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { BackgroundJob } from '../../platform/background.js';
 import type { Mail, MailLog } from '../../platform/mail/mailer.js';
 import type { Outbox } from '../../platform/mail/outbox.js';
-import type { Notifications } from '../notifications/notifications.js';
+import type { Notifier } from '../../services.js';
 import { chooseLanguage, translator, type Translator } from '../../platform/i18n/index.js';
 import { dateTimeIn, isTimeZone, timeZoneOr } from '../../platform/time-zones.js';
 import { nextOccurrence, parseWallTime } from '../../platform/wall-clock.js';
@@ -27,7 +27,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = { pollMs: 30_000, bat
 interface Deps {
   db: Kysely<Database>;
   dialect: Dialect;
-  notifications: Notifications;
+  notifications: Notifier;
   outbox: Outbox;
   /** The origin of links in mails. */
   publicUrl: string;

@@ -1,8 +1,8 @@
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
-import { type ActivityEvent, activityInsertWhen, recordActivity } from '../groups/activity.js';
-import { GroupsRepository } from '../groups/repository.js';
+import { type ActivityEvent, activityInsertWhen, recordActivity } from '../groups/index.js';
+import { GroupsRepository } from '../groups/index.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NotesWhere, PAGE_SIZE, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';

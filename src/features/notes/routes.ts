@@ -9,10 +9,10 @@ import { noteForm } from './forms.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
 import { type ListQuery, NoteListPage } from './list-views.js';
 import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
+import { NotebookDetailPage } from './notebook-page.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
-import { noteKind } from './visibility.js';
-import { callerGroupIds } from '../groups/memberships.js';
+import { callerGroupIds } from '../groups/index.js';
 import { notesApi } from './api.js';
 import { NotesApiRepository } from './api-repository.js';
 import { remindersApi } from './api-reminders.js';
@@ -47,10 +47,8 @@ function typedValues(body: unknown): NoteFormValues {
   return { values: formValues(body), tagIds };
 }
 
-export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dialect, config, sessions, notifications, outbox, background, objectKinds }) => {
-  sessions.addNavigationLink({ label: 'nav.notes', href: '/notes/' });
+export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background }) => {
   const service = new NotesService(db, dialect);
-  objectKinds.register(noteKind(service.notes));
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);
@@ -69,6 +67,14 @@ export const notesFeature: FastifyPluginAsync<Services> = async (app, { db, dial
   const showForm = async (request: FastifyRequest, status: number, props: { noteId?: number; typed?: NoteFormValues; errors?: FormErrors }) => ({
     page: NoteFormPage({ ctx: viewContext(request), choices: await service.formChoices(request.user!.id), ...props }),
     status,
+  });
+
+  // A notebook's page: its first notes (the rest on the list filtered by it). Anyone else's is a 404.
+  app.get('/notebooks/:pk/', async (request, reply) => {
+    const notebook = await service.notebooks.findOwned(request.user!.id, pathId(request));
+    if (!notebook) throw new NotFound();
+    const result = await service.notes.listVisiblePage(request.user!.id, { archived: false, notebookId: notebook.id }, 1);
+    return reply.render(NotebookDetailPage({ ctx: viewContext(request), notebook, result }));
   });
 
   app.get<ListParams>('/notes/', async (request, reply) => {

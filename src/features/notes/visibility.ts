@@ -2,7 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryB
 import type { Database } from '../../db/schema.js';
 import type { ObjectKind } from '../../platform/object-kinds.js';
 import type { AudienceRules, AudienceVia } from '../../platform/audience.js';
-import { GroupsRepository } from '../groups/repository.js';
+import { GroupsRepository } from '../groups/index.js';
 
 type NotesCondition = (eb: ExpressionBuilder<Database, 'notes'>) => Expression<SqlBool>;
 

@@ -6,7 +6,7 @@ import { NotFound } from '../../errors.js';
 import { apiRoute, pkParams } from '../../platform/api/routes.js';
 import { cursorAfter, nextUrl, pageOf, pageRows, pagingQuery } from '../../platform/api/paging.js';
 import { MAX_ID } from '../../platform/ids.js';
-import type { Notifications } from './notifications.js';
+import type { Notifier } from '../../services.js';
 import { requestTranslator, translate, type Translator } from '../../platform/i18n/index.js';
 import { type NotificationRow, NotificationsRepository } from './repository.js';
 import { notificationMessage } from './texts.js';
@@ -38,7 +38,7 @@ function toJson(row: NotificationRow, t: Translator): z.infer<typeof notificatio
  * /api/v1/notifications/: the caller's own, through the repository the page uses; another's id is
  * a 404. Marking read tells the caller's open pages their new count, as the page's buttons do.
  */
-export function notificationsApi(app: FastifyInstance, { db, notifications }: { db: Kysely<Database>; notifications: Notifications }): void {
+export function notificationsApi(app: FastifyInstance, { db, notifications }: { db: Kysely<Database>; notifications: Notifier }): void {
   const repository = new NotificationsRepository(db);
 
   apiRoute(app, {

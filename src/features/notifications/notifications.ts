@@ -2,21 +2,9 @@ import type { Expression, Kysely } from 'kysely';
 import { fixedLimit } from '../../db/fixed-limit.js';
 import type { Database } from '../../db/schema.js';
 import type { Hub } from '../../platform/hub/hub.js';
-import { type MessageKey, translate, translator } from '../../platform/i18n/index.js';
+import { translate, translator } from '../../platform/i18n/index.js';
 import { COUNT_CAP } from '../../platform/navigation.js';
-
-/** What a notification says: features choose the kind, the words and where it points. */
-export interface NewNotification {
-  /** `reminder`, `group.added`, `list.shared`... */
-  kind: string;
-  /**
-   * The words: a catalogue key with its values, shown in each reader's language (and kept in
-   * English as `text` too), or text already in the recipient's language (a reminder's mail words).
-   */
-  text: string | { key: MessageKey; values?: Record<string, string | number> };
-  /** A same-site path to what it is about. */
-  link?: string;
-}
+import type { NewNotification, Notifier } from '../../services.js';
 
 const TEXT_LIMIT = 500;
 
@@ -44,7 +32,7 @@ export function unreadCountQuery(db: Kysely<Database>, userId: Expression<number
  * transaction of the change that causes it, so it is never lost nor doubled; `announce` then
  * tells the open pages of those users on every instance, once the transaction has committed.
  */
-export class Notifications {
+export class Notifications implements Notifier {
   /** Without a hub (a CLI command), announce does nothing: the caller tells running servers itself. */
   constructor(private readonly hub: Pick<Hub, 'publish'> | null) {}
 

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden, HttpError, NotFound, ServiceUnavailable } from '../../errors.js';
 import { isTrustedOrigin } from '../../platform/chain/csrf.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
-import { BELL } from './bell.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { notificationsApi } from './api.js';
@@ -23,8 +22,7 @@ function returnPage(body: unknown): number {
   return page !== null && page <= MAX_PAGE ? page : 1;
 }
 
-export const notificationsFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications }) => {
-  sessions.addNavigationLink(BELL);
+export const notificationPages: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications }) => {
   const repository = new NotificationsRepository(db);
   const bells = new BellSockets(hub, {
     perUser: SOCKETS_PER_USER,

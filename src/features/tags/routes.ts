@@ -12,8 +12,7 @@ import { TagFormPage, TagListPage } from './views.js';
 type PkParams = { Params: { pk: string } };
 
 /** /tags/: the caller's own tags only; anyone else's tag is a 404 like a missing one. */
-export const tagsFeature: FastifyPluginAsync<Services> = async (app, { db, sessions }) => {
-  sessions.addNavigationLink({ label: 'nav.tags', href: '/tags/' });
+export const tagPages: FastifyPluginAsync<Services> = async (app, { db }) => {
   const service = new TagsService(db);
 
   app.get('/tags/', async (request, reply) => {

@@ -40,7 +40,7 @@ function readingGroup(ctx: ViewContext, unreadHere: number): ViewContext {
   return { ...ctx, navigation };
 }
 
-export const chatFeature: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, objectKinds }) => {
+export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, objectKinds }) => {
   const groups = new GroupsRepository(db);
   const chat = new ChatService(db, hub, notifications);
   const lostAccess = lostAccessCheck(sessions, groups);

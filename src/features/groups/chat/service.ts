@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Hub } from '../../../platform/hub/hub.js';
 import type { ChatMessagePayload } from './events.js';
-import type { Notifications } from '../../notifications/notifications.js';
+import type { Notifier } from '../../../services.js';
 import { mentionedKeys, mentionedMembers } from './mentions.js';
 import { ChatRepository, type StoredChatMessage } from './repository.js';
 
@@ -19,7 +19,7 @@ export class ChatService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly hub: Hub,
-    private readonly notifications: Notifications,
+    private readonly notifications: Notifier,
   ) {
     this.messages = new ChatRepository(db);
   }

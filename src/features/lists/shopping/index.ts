@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { pathId } from '../../../platform/ids.js';
 import { viewContext } from '../../../platform/views/context.js';
-import { GroupsRepository } from '../../groups/repository.js';
+import { GroupsRepository } from '../../groups/index.js';
 import { itemsAnchor } from '../item-pages.js';
 import type { ListKindModule } from '../register.js';
 import { ownerPage } from '../routes.js';

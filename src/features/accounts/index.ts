@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../../services.js';
+import { passwordResetPages } from './reset-routes.js';
+import { accountPages } from './routes.js';
+
+// Accounts: signing in and out, registering, the account page and its settings, sessions,
+// two-factor sign-in, access tokens and password reset. The front door: what the feature
+// registers, and what other features and the command line may use of it.
+
+export const accountsFeature: FastifyPluginAsync<Services> = async (app, services) => {
+  await accountPages(app, services);
+  await passwordResetPages(app, services);
+};
+
+export { username } from './forms.js';
+export { UsersRepository } from './repository.js';
+export { AccountsService } from './service.js';
+export { PasswordResetService } from './reset-service.js';
+export { AttemptThrottle, passwordChangeLimits } from './throttle.js';

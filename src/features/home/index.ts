@@ -1,0 +1,3 @@
+// The site's root: where a visitor lands.
+
+export { homeRoutes as homeFeature } from './routes.js';
