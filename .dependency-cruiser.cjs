@@ -3,7 +3,7 @@
 // composition root (app.ts, services.ts, the CLI), reach another feature only through its front
 // door, features/<name>/index.ts. Type-only imports count: they are dependencies too.
 // Tests build the whole app to try a layer through it: the floors are the production code's.
-const TESTS = '\\.test\\.tsx?$|\\.test-support\\.ts$';
+const TESTS = '\\.test\\.tsx?$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -23,6 +23,10 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly', WebSocket: 'readonly', fetch: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', location: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', FormData: 'readonly', DOMParser: 'readonly', CSS: 'readonly', HTMLFormElement: 'readonly', Element: 'readonly', queueMicrotask: 'readonly' } },
   },
   {
+    files: ['src/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+  {
     files: ['.dependency-cruiser.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },

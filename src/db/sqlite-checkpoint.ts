@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { startThread } from './threads.js';
 
 /**
  * How often the thread copies the write-ahead log into the database. A note edit adds about 14
@@ -8,35 +8,6 @@ import { Worker } from 'node:worker_threads';
 export const CHECKPOINT_INTERVAL_MS = 250;
 /** How long stop() waits for the thread to close its connection before it ends the thread. */
 const STOP_WAIT_MS = 2_000;
-
-// A connection of the thread's own, PASSIVE: it copies what no reader still needs and waits for
-// no one (busy_timeout 0: a checkpoint that would wait is the next run's). An error (the file
-// gone) is reported once and the thread ends: SQLite's own checkpoint is still there.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
-let db;
-let timer;
-try {
-  db = new SQLite(workerData.path, { fileMustExist: true });
-  db.pragma('busy_timeout = 0');
-  timer = setInterval(() => {
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch (error) {
-      if (error.code !== 'SQLITE_BUSY') throw error;
-    }
-  }, workerData.intervalMs);
-} catch (error) {
-  db?.close();
-  throw error;
-}
-parentPort.once('message', () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});
-`;
 
 export interface Checkpointer {
   /** Ends the thread, its connection closed first; bounded by STOP_WAIT_MS. */
@@ -53,7 +24,7 @@ export interface Checkpointer {
  */
 export function startCheckpointer(path: string, onError: (error: Error) => void, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs } });
+  const worker = startThread(import.meta.url, 'checkpoint-thread', { workerData: { driver, path, intervalMs } });
   worker.unref();
   let exited = false;
   const exit = new Promise<void>((resolve) => worker.once('exit', () => ((exited = true), resolve())));

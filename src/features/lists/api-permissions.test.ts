@@ -3,7 +3,7 @@ import type { User } from '../../db/schema.js';
 import { ApiClient, createToken, results } from '../../../test/api.js';
 import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
 import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from './kinds.test-support.js';
+import { LIST_KINDS } from '../../../test/list-kinds.js';
 
 // Who may do what through the lists API, endpoint by endpoint, exactly as the pages: the owner
 // reads and changes; a user it is shared with reads; anyone else gets the 404 of an absent list.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
 import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from './kinds.test-support.js';
+import { LIST_KINDS } from '../../../test/list-kinds.js';
 
 // An item's own pages: editing it and confirming its deletion are the owner's (anyone else gets
 // the 404 of an absent item, nothing changed), a failed edit or add shows an error summary on top,

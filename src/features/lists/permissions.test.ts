@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from './kinds.test-support.js';
+import { LIST_KINDS } from '../../../test/list-kinds.js';
 
 // Who may do what on a list's pages: the owner reads and changes; a user it is shared with reads;
 // anyone else gets the 404 of an absent list, and nothing changes. These shares have the `read`

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { QueryCounter } from '../../../test/query-count.js';
-import { LIST_KINDS } from './kinds.test-support.js';
+import { LIST_KINDS } from '../../../test/list-kinds.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
 // the other. These tests pin how many a list page makes, the session's included, so that a

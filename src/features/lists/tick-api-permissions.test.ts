@@ -3,7 +3,7 @@ import type { User } from '../../db/schema.js';
 import { ApiClient, createToken } from '../../../test/api.js';
 import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
 import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from './kinds.test-support.js';
+import { LIST_KINDS } from '../../../test/list-kinds.js';
 
 // The tick permission through the lists API, role by role: who may add and tick items (with who
 // and when in the answer), and that the owner-only changes stay the owner's. A shopping list's

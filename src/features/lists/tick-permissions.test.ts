@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from './kinds.test-support.js';
+import { LIST_KINDS } from '../../../test/list-kinds.js';
 
 // The tick permission on list pages, action by action and role by role: the roles that may act
 // first, then every refused role gets the 404 of an absent list and nothing changes. A shopping

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../db/threads.js';
 import { ServiceUnavailable } from '../../errors.js';
 
 /**
@@ -15,19 +16,6 @@ export interface Hasher {
   warm(): Promise<void>;
 }
 
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { pbkdf2Sync } = require('node:crypto');
-const { setPriority } = require('node:os');
-try { setPriority(10); } catch {}
-parentPort.on('message', ({ id, password, salt, iterations }) => {
-  try {
-    parentPort.postMessage({ id, hash: pbkdf2Sync(password, salt, iterations, 32, 'sha256') });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error) });
-  }
-});
-`;
 
 /** Why a hash was not computed; each is a 503 with Retry-After, since the same request may pass later. */
 export type HashingFailure = 'busy' | 'timeout' | 'thread-exited';
@@ -176,7 +164,7 @@ export class HashPool implements Hasher {
 
   private spawn(): Slot | null {
     if (this.closed || this.slots.length >= this.size) return null;
-    const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }), jobs: [] };
+    const slot: Slot = { worker: startThread(import.meta.url, 'hash-thread'), jobs: [] };
     slot.worker.on('message', (message: { id: number; hash?: Uint8Array; error?: string }) => {
       const at = slot.jobs.findIndex((job) => job.id === message.id);
       const [job] = at === -1 ? [] : slot.jobs.splice(at, 1);

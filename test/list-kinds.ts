@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database, User } from '../../db/schema.js';
-import { type ListRows, addShoppingItem, addTodoItem, createShoppingList, createTodoList, shoppingRows, todoRows } from '../../../test/lists.js';
+import type { Database, User } from '../src/db/schema.js';
+import { type ListRows, addShoppingItem, addTodoItem, createShoppingList, createTodoList, shoppingRows, todoRows } from './lists.js';
 
 // The two kinds of list as the tests see them: one entry a kind, holding everything in which the
 // kinds differ (paths, field names, words, sample forms and the rows they store), so that a test
