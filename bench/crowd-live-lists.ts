@@ -5,7 +5,7 @@ import { type CrowdUser, CROWD_CSRF, seedCrowd } from './crowd-seed.js';
 import { type RunningProcess, scratch, startApp, summarize } from './lib.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
 
-// The crowd's live-list phase (issue 21): 100 viewers (WebSocket clients) of one shopping list
+// The crowd's live-list phase: 100 viewers (WebSocket clients) of one shopping list
 // shared with the whole crowd, while ticks arrive at 20 a second through the page's own form
 // (POST /shopping/items/<pk>/toggle/, as a browser without JavaScript sends it, the owner and
 // 4 tick users in turn). Measured: from just before each tick's POST to the moment its update

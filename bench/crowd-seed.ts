@@ -11,7 +11,7 @@ import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { BENCH_SECRET } from './lib.js';
 import { BENCH_ITERATIONS, BENCH_PASSWORD, random, vocabulary } from './notes-seed.js';
 
-// The crowd of `npm run bench crowd` (issue 17): 60 users in groups of 20, 30 notes each, every
+// The crowd of `npm run bench crowd`: 60 users in groups of 20, 30 notes each, every
 // third note in the user's group, written through the repositories (which alone work out name
 // keys and excerpts), a session for each user, as logging in would leave, and a read-only API token.
 

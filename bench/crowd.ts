@@ -9,7 +9,7 @@ import { BENCH_ITERATIONS } from './notes-seed.js';
 import { defaultWorkers } from '../src/config.js';
 import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhase } from './crowd-live-lists.js';
 
-// The crowd benchmark (issue 17), the figure that counts: 60 users read while others write, as
+// The crowd benchmark, the figure that counts: 60 users read while others write, as
 // an instance is really used. Reads at 32 connections, each as a random user's session: the
 // note list (70%) or one of the notes that user may see (30%). Meanwhile 8 writers edit their
 // own notes through the edit form, 10 edits a second in all, and 6 members post 5 chat messages
@@ -19,8 +19,8 @@ import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhas
 // worker and chat events cross workers, which a one-process run would hide (beside the local
 // PostgreSQL of a 2-core machine the default is one worker, and chat still goes through Redis);
 // bare node gets the same cores.
-// Then the JSON API (issue 20): the same crowd reads GET /api/v1/notes/ with each user's token,
-// the writers still writing, against bare node sending that JSON. Last, live lists (issue 21): 100
+// Then the JSON API: the same crowd reads GET /api/v1/notes/ with each user's token,
+// the writers still writing, against bare node sending that JSON. Last, live lists: 100
 // viewers of one shopping list over WebSockets, 20 ticks a second, time from tick to every viewer.
 
 /** Seconds of load on each side (app, bare node) per configuration, split into the rounds. */

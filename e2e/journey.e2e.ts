@@ -21,7 +21,7 @@ function idIn(pathname: string, prefix: string): number {
 }
 
 /**
- * Issue 7's journey, in order: alice files a Markdown note in a notebook with a tag, finds it,
+ * The journey, in order: alice files a Markdown note in a notebook with a tag, finds it,
  * starts a group with bob, shares the note and a shopping list with it, and they chat live.
  */
 describe('alice and bob: notes, a group, chat and a shopping list', () => {
@@ -156,7 +156,7 @@ describe('alice and bob: notes, a group, chat and a shopping list', () => {
     await alice.visit(`/notes/${noteId}/edit/`);
     await alice.page.getByLabel('Share with group').selectOption({ label: 'Household' });
     expect(await submit(alice, 'Save')).toBe(302);
-    // Saving an edit lands on the note itself (issue 22), which names its group.
+    // Saving an edit lands on the note itself, which names its group.
     expect(path(alice)).toBe(`/notes/${noteId}/`);
     await alice.audit();
     expect(await alice.page.locator('.note-badges').textContent()).toContain('Group: Household');

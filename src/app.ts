@@ -118,7 +118,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
   await app.register(renderDecorator, { budgetBytes: config.pageCacheBytes });
   installErrorHandler(app, config);
 
-  // The request chain, in SPEC.md section 5.9's order.
+  // The request chain, in order: security, session, common, CSRF, authentication, messages, frame options.
   await app.register(securityLayer, { config }); //       1. HTTPS redirect, security headers
   await app.register(sessionLayer, { store: sessions }); // 2. sessionid -> session (+ user)
   await app.register(apiTokenLayer, { config, tokens: new TokenStore(database.db, sessions.callerColumns) }); // or an API token -> user

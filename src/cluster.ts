@@ -5,7 +5,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { serveHashing } from './platform/passwords/hash-cluster.js';
 import { hasher } from './platform/passwords/hash-pool.js';
 import { relayHubEvents } from './platform/hub/hub-cluster.js';
-import { ConnectionDealer } from './platform/process/hand-off.js';
+import { ConnectionDealer } from './platform/process/cluster-connections.js';
 import { drainTime, shutdownBound } from './platform/process/shutdown.js';
 
 const RESTART_DELAY_MS = 1000;
@@ -31,7 +31,7 @@ export function withServeFlags(execArgv: string[], nodeOptions = process.env.NOD
 
 /**
  * The primary of `serve` with WEB_CONCURRENCY > 1: applies migrations once, forks the HTTP
- * workers, listens and hands each connection to a worker in turn (platform/process/hand-off.ts),
+ * workers, listens and hands each connection to a worker in turn (platform/process/cluster-connections.ts),
  * hashes their passwords on one pool, replaces a worker that dies, and on SIGTERM/SIGINT stops
  * listening, then lets every worker drain before exiting; a worker that has not exited by the
  * shutdown's bound is killed (SIGKILL).

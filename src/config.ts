@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 
-/** The whole configuration, read once from the environment and validated (PRODUCT.md section 2). */
+/** The whole configuration, read once from the environment and validated; the README's configuration table lists it. */
 export interface Config {
   /** Listen address. */
   host: string;
@@ -142,7 +142,7 @@ function defaultMailFrom(origin: string): string {
  * PostgreSQL on the same machine (`local`), whose backends share our cores, the instance opens
  * about what PostgreSQL's wiki advises for a server's cores, `cores x 2 + 1`, shared by its
  * workers (at least 2 each): a statement past that many waits in our lines, where a write goes
- * first (db/pg-lanes.ts), instead of in the kernel's run queue, where it does not.
+ * first (db/pg-pool.ts), instead of in the kernel's run queue, where it does not.
  */
 export function defaultPoolSize(workers: number, local = false, cores = availableParallelism()): number {
   const bounded = Math.min(10, Math.max(2, Math.floor(80 / workers)));
@@ -170,7 +170,7 @@ export function isLocalPostgres(url: string, env: Env = {}): boolean {
  * HTTP workers when WEB_CONCURRENCY is not set: one per core, but a core fewer beside a
  * PostgreSQL on the same machine, whose backends need a core of their own. On 2 cores with a
  * local PostgreSQL, one worker served the crowd bench 20% more reads with a quarter less p99
- * than two (README, design notes); with SQLite, which works inside the workers, two did better.
+ * than two (docs/performance.md); with SQLite, which works inside the workers, two did better.
  */
 export function defaultWorkers(databaseUrl: string, env: Env = {}, cores = availableParallelism()): number {
   return cores > 1 && isLocalPostgres(databaseUrl, env) ? cores - 1 : cores;

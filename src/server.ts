@@ -6,7 +6,7 @@ import { type DatabaseHandle, openDatabase, sqliteFile } from './db/database.js'
 import { startCheckpointer } from './db/sqlite-checkpoint.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/process/drain.js';
-import { leave, takeConnections } from './platform/process/hand-off.js';
+import { leave, takeConnections } from './platform/process/cluster-connections.js';
 import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
 import { hasher, useHasher } from './platform/passwords/hash-pool.js';
 import { sweepExpired } from './maintenance.js';

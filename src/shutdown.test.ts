@@ -15,7 +15,7 @@ import { Outbox } from './platform/mail/outbox.js';
 import { SessionStore, sessionAuthHash } from './platform/chain/session.js';
 import { SHUTDOWN_MARGIN_MS } from './platform/process/shutdown.js';
 
-// Defect 4 of issue 16: after SIGTERM the primary and both workers were still running ten
+// Once, after SIGTERM the primary and both workers were still running ten
 // minutes later. A shutdown is bounded whatever the clients do: drain (0 s outside production)
 // plus SHUTDOWN_MARGIN_MS, then what is left is cut and the processes exit.
 

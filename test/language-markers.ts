@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { wrapMessagesForTesting } from '../src/platform/i18n/index.js';
 
-// Issue 23's check that no text a person reads lives outside the catalogue. A test file calls
+// The check that no text a person reads lives outside the catalogue. A test file calls
 // useMarkedMessages() before it builds its app: every catalogue message then comes out as
 // ⟦message⟧. It renders its pages and expectAllWrapped() fails on any text left outside ⟦ ⟧:
 // words written into a view, a schema or a handler instead of the catalogue. User content is

@@ -24,7 +24,7 @@ function adminFlagCommand(admin: boolean): Command {
   };
 }
 
-/** Administrators from the command line (PRODUCT.md section 5). */
+/** Administrators from the command line. */
 export const adminCommands: Record<string, Command> = {
   promote: adminFlagCommand(true),
   demote: adminFlagCommand(false),

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type TestApp, TEST_SECRET, buildTestApp, createGroup, createUser, loggedIn } from '../../test/helpers.js';
 import { connectChat, listen } from '../../test/ws.js';
 
-// Defect 5 of issue 16: a change made outside the app (the CLI's changepassword) ended the
+// A change made outside the app (the CLI's changepassword) ended the
 // user's sessions in the database, but told no running instance: the user's open chat sockets
 // stayed until the sweep. With REDIS_URL the command publishes the same event as the app.
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

@@ -3,7 +3,7 @@ import { BadDump, formatReport, importDjango, NotEmpty } from '../features/djang
 import { announceEndedSessions, type Command, withDatabase } from './command.js';
 import { CliError } from './io.js';
 
-/** Data in (PRODUCT.md section 5): demo data, and the original Django application's dump. */
+/** Data in: demo data, and the original Django application's dump. */
 export const dataCommands: Record<string, Command> = {
   'seed-demo': {
     usage: 'seed-demo [--force]',

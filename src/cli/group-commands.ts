@@ -52,7 +52,7 @@ async function announceToServers(config: Config, userId: number): Promise<void> 
   }
 }
 
-/** Group administration from the command line (PRODUCT.md section 5). */
+/** Group administration from the command line. */
 export const groupCommands: Record<string, Command> = {
   creategroup: {
     usage: 'creategroup <name> --owner <username>',

@@ -12,7 +12,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
-import { CONNECTION_WAIT_MS } from './pg-lanes.js';
+import { CONNECTION_WAIT_MS } from './pg-pool.js';
 import { preparingPool } from './pg-prepared.js';
 import { TwoConnectionDriver, WRITE_LOCK_BRIEF_WAIT_MS, WRITE_LOCK_WAIT_MS, openConnection } from './sqlite-driver.js';
 import type { Database } from './schema.js';
@@ -23,7 +23,7 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
-  /** PostgreSQL: how many statements wait for a connection, in each line (pg-lanes.ts). */
+  /** PostgreSQL: how many statements wait for a connection, in each line (pg-pool.ts). */
   waiting?(): { first: number; second: number };
 }
 
@@ -84,7 +84,7 @@ function openSqlite(path: string, writeLockWaitMs: number, briefLockWaitMs: numb
  *   `synchronous = NORMAL` makes: a crash of the machine or of PostgreSQL may lose the last
  *   commits (at most three `wal_writer_delay`s, 0.6 s by default), never corrupts anything. Every
  *   note write takes its group's row (the view versions, migration 0007) until it commits, so one
- *   flush that stalled held up every writer of the group behind it (README, design notes).
+ *   flush that stalled held up every writer of the group behind it (docs/performance.md).
  */
 const CONNECTION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c synchronous_commit=off';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { ConnectionLanes, lazyClient } from './pg-lanes.js';
+import { ConnectionLanes, lazyClient } from './pg-pool.js';
 
 /** Distinct statements one PostgreSQL connection keeps prepared; the app sends far fewer. */
 export const PREPARED_PER_CONNECTION = 200;
@@ -85,7 +85,7 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient['query'] {
 
 /**
  * The pool Kysely is given. Its clients take a connection of `pool` (whose `max` is `size`) at
- * their first statement, writes first (pg-lanes.ts), and send named statements through the
+ * their first statement, writes first (pg-pool.ts), and send named statements through the
  * connection's own record of what it prepared.
  */
 export function preparingPool(pool: pg.Pool, size: number, waitMs?: number): PostgresPool & { lanes: ConnectionLanes<pg.PoolClient> } {

@@ -34,7 +34,7 @@ const API_CODES: Record<number, string> = {
   503: 'unavailable',
 };
 
-/** PRODUCT.md section 4b: `{"error": {"code", "message", "fields"?}}`. */
+/** The API's error body: `{"error": {"code", "message", "fields"?}}`. */
 function apiErrorBody(error: Error, status: number, message: string, t: Translator) {
   const code = error instanceof ApiError ? error.code : API_CODES[status] ?? (status >= 500 ? 'server_error' : 'error');
   const fields = error instanceof ApiError ? error.fields : undefined;

@@ -19,7 +19,7 @@ describe('parseId', () => {
 
 const TOO_LARGE = ['2147483648', '99999999999', '99999999999999999999'];
 
-/** Every path with an id in it, as PRODUCT.md section 3 lists them. */
+/** Every path with an id in it, as the pages have them. */
 const GET_PATHS = [
   '/notes/<pk>/', '/notes/<pk>/edit/', '/notes/<pk>/delete/',
   '/notebooks/<pk>/', '/notebooks/<pk>/edit/', '/notebooks/<pk>/delete/',

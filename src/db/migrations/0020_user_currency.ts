@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// The currency a user's shopping totals and prices are shown in (issue 22): an ISO 4217 code from
+// The currency a user's shopping totals and prices are shown in: an ISO 4217 code from
 // the account page's short list, or '' for none (plain numbers, as before).
 
 export async function up(db: Kysely<any>): Promise<void> {

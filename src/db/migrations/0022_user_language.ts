@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// The language a user chose on the account page (issue 23): a catalogue's code (`uk`), or '' to
+// The language a user chose on the account page: a catalogue's code (`uk`), or '' to
 // follow the browser's Accept-Language, as before.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// A notification's words as a catalogue key with its values (issue 23), JSON, so that each
+// A notification's words as a catalogue key with its values, JSON, so that each
 // reader sees it in their own language; '' for the rows written before, shown by their text.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -18,7 +18,7 @@ interface LinkParams {
 /** The page with a live token in its address is kept by no cache. */
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
-/** PRODUCT.md's password reset: a mail with a one-use, three-day link to set a new password. */
+/** Password reset: a mail with a one-use, three-day link to set a new password. */
 export const passwordResetPages: FastifyPluginAsync<Services> = async (app, services) => {
   const resets = new PasswordResetService(services.db, services.config, services.sessions, services.outbox);
   const throttle = new AttemptThrottle(services.db);

@@ -7,7 +7,7 @@ import { cursorId, groupDetailSchema, groupJson, groupParams, groupSchema, inval
 import { groupForm } from './forms.js';
 import type { GroupsService } from './service.js';
 
-// Groups over JSON (PRODUCT.md section 4b), with the pages' rules (routes.ts): members read,
+// Groups over JSON, with the pages' rules (routes.ts): members read,
 // the owner deletes, a member who is not the owner may leave, anyone else gets the 404 of an
 // absent group. No rename: the pages have none. Members: api-members.ts; chat: api-chat.ts.
 

@@ -4,7 +4,7 @@ import { createNote } from '../../../test/notes-factories.js';
 import { createShoppingList } from '../../../test/lists.js';
 
 // The group page's shared notes and lists, renaming a group, and the confirmations of leaving and
-// removing a member (issue 22).
+// removing a member.
 
 let t: TestApp;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { unreadInGroupQuery } from './chat/reads.js';
 import type { ObjectKinds } from '../../platform/object-kinds.js';
 import { type ActivityEntry, readRecentActivity, recentActivityColumn } from './activity.js';
-import { readShelf, type ShelfSection, shelfColumns } from './shelf.js';
+import { readSharedObjects, type SharedSection, sharedObjectColumns } from './shared-objects.js';
 
 export interface GroupSummary {
   id: number;
@@ -29,8 +29,8 @@ export interface GroupPageRows {
   members: GroupMember[];
   /** Its recent events the reader may see. */
   activity: ActivityEntry[];
-  /** What is shared with the group that the reader may see, by kind (platform/group-shelf.ts). */
-  shared: ShelfSection[];
+  /** What is shared with the group that the reader may see, by kind (platform/groups/shared-objects.ts). */
+  shared: SharedSection[];
 }
 
 /** Groups and memberships: the one place other features learn which groups a user is in. */
@@ -150,7 +150,7 @@ export class GroupsRepository {
             .orderBy('users.username'),
         ).as('members'),
         (kinds ? recentActivityColumn(this.db, kinds, userId, eb.ref('groups.id')) : sql<unknown>`null`).as('activity'),
-        ...(kinds ? shelfColumns(this.db, kinds, userId, eb.ref('groups.id')) : []),
+        ...(kinds ? sharedObjectColumns(this.db, kinds, userId, eb.ref('groups.id')) : []),
       ])
       .where('groups.id', '=', groupId)
       .where('groups.id', 'in', this.memberGroupIds(userId))
@@ -161,7 +161,7 @@ export class GroupsRepository {
       group: { id, name, owner_id, owner, created_at, member_count: Number(member_count) },
       members: parseJsonRows<GroupMember>(members),
       activity: kinds ? readRecentActivity(kinds, events) : [],
-      shared: kinds ? readShelf(kinds, row) : [],
+      shared: kinds ? readSharedObjects(kinds, row) : [],
     };
   }
 

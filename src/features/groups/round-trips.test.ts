@@ -38,7 +38,7 @@ describe('round trips per group page', () => {
   });
 
   it('a group page takes two queries, for its owner and for a member: session, the group with its members, activity and shared notes and lists', async () => {
-    // The shared notes and lists are JSON columns of the group's statement (platform/group-shelf.ts): no round trip of their own.
+    // The shared notes and lists are JSON columns of the group's statement (platform/groups/shared-objects.ts): no round trip of their own.
     expect(await counter.forPage(browser, `/groups/${ownGroup.id}/`, 200, ['3 members', `Remove<span class="visually-hidden"> ${friend.username}`, 'Shared recipe', 'Shared groceries'])).toBe(2);
     expect(await counter.forPage(browser, `/groups/${friendsGroup.id}/`, 200, ['2 members', friend.username, 'Leave this group'])).toBe(2);
   });

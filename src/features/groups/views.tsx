@@ -6,7 +6,7 @@ import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import type { ActivityEntry } from './activity.js';
 import { GroupActivity } from './activity-views.js';
-import type { ShelfSection } from './shelf.js';
+import type { SharedSection } from './shared-objects.js';
 import { Time } from '../../platform/views/controls.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
@@ -78,7 +78,7 @@ interface GroupPageProps {
   group: GroupSummary;
   members: GroupMember[];
   activity: ActivityEntry[];
-  shared: ShelfSection[];
+  shared: SharedSection[];
   values?: FormValues;
   errors?: FormErrors;
 }
@@ -101,8 +101,8 @@ function MemberRow({ ctx, group, member, isOwner }: { ctx: ViewContext; group: G
   );
 }
 
-/** What is shared with the group, one section per kind, newest first (shelf.ts). */
-function SharedSections({ ctx, sections }: { ctx: ViewContext; sections: ShelfSection[] }) {
+/** What is shared with the group, one section per kind, newest first (shared-objects.ts). */
+function SharedSections({ ctx, sections }: { ctx: ViewContext; sections: SharedSection[] }) {
   return (
     <>
       {sections.map((section) => (

@@ -170,8 +170,8 @@ export const groupShareForm = z.object({
 });
 
 /**
- * Shares the list with the members of a group the owner belongs to (SPEC.md's to-do lists have
- * no group: they become ordinary shares), telling those newly added. Another group is a form error.
+ * Shares the list with the members of a group the owner belongs to (to-do lists have no group:
+ * they become ordinary shares), telling those newly added. Another group is a form error.
  */
 export async function shareWithGroup(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown, notice?: ShareNotice): Promise<ShareOutcome> {
   const form = parseForm(groupShareForm, body);

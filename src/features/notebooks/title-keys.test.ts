@@ -7,7 +7,7 @@ import { makeZip, upload } from '../../../test/zips.js';
 import { createNotebook } from '../../../test/notes-factories.js';
 import { importDjango } from '../django-import/import.js';
 
-// Issue 22: notebook titles are unique per owner once folded (migration 0021), as tag names are.
+// Notebook titles are unique per owner once folded (migration 0021), as tag names are.
 
 let t: TestApp;
 let owner: { user: User; browser: TestBrowser };

@@ -7,7 +7,7 @@ import { noteForm } from './forms.js';
 import { MESSAGE_MAX } from './reminders-forms.js';
 import type { ReminderRow } from './reminders-repository.js';
 
-// The JSON shapes of notes and their reminders: the note form's fields (PRODUCT.md section 3)
+// The JSON shapes of notes and their reminders: the note form's fields
 // typed as JSON. The form's own schemas and messages where a field is text (title, content).
 
 /** The search box's limit on the page (routes.ts): longer text is not a search anyone typed. */

@@ -7,7 +7,7 @@ import { createNote, createNotebook, createTag, findNote } from '../../../test/n
 /** The API's words for an id that names nothing the caller may use (platform.json's form.invalid_choice). */
 const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';
 
-// The notes API (PRODUCT.md section 4b) with the pages' rules (SPEC.md section 4): the owner reads
+// The notes API with the pages' rules: the owner reads
 // and changes; a member of the note's group reads only; anyone else gets the 404 of a missing note.
 
 let t: TestApp;

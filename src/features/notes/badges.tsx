@@ -12,7 +12,7 @@ export function NoteBadges({ ctx, note, viewerId }: { ctx: ViewContext; note: No
   const owned = note.owner_id === viewerId;
   return (
     <ul class="note-badges" aria-label={ctx.t('note.badges')}>
-      {/* Only the owner pins (PRODUCT.md): anyone else is told whose pin it is. */}
+      {/* Only the owner pins: anyone else is told whose pin it is. */}
       {note.is_pinned ? <li class="badge badge-pinned">{owned ? ctx.t('note.pinned') : ctx.t('note.pinned_by', { username: note.owner_username })}</li> : null}
       {note.priority > 0 ? <li class={`badge badge-priority-${note.priority}`}>{ctx.t('note.priority_badge', { priority: ctx.t(PRIORITIES[note.priority] ?? 'note.priority_low') })}</li> : null}
       {note.is_archived ? <li class="badge">{ctx.t('note.archived')}</li> : null}

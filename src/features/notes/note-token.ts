@@ -4,7 +4,7 @@ import type { ObjectToken } from '../../platform/views/render.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { type UserRef, noteAudience, visibleTo } from './visibility.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
-import type { SessionRider } from '../../platform/chain/session-rider.js';
+import type { RouteColumn } from '../../platform/chain/route-column.js';
 import { parseId } from '../../platform/ids.js';
 
 // What a kept page of a note is valid under: its view version (which moves with the note, its
@@ -29,19 +29,19 @@ function noteTokenRow(db: Kysely<Database>, userId: UserRef, id: number | Expres
 
 /**
  * The token of the note of `/notes/<pk>/`, read in the session's statement for its user: a kept
- * note page then costs that one round trip (riddenNoteToken reads it).
+ * note page then costs that one round trip (noteTokenOf reads it).
  */
-export const noteTokenRider: SessionRider = {
+export const noteTokenColumn: RouteColumn = {
   argument: (request) => parseId((request.params as { pk?: unknown } | undefined)?.pk) ?? undefined,
   column: (db, userId, id) => jsonRowsFrom(db, noteTokenRow(db, userId, id)),
 };
 
 /**
- * The token noteTokenRider read for `userId`; undefined when they may not see the note. It is
+ * The token noteTokenColumn read for `userId`; undefined when they may not see the note. It is
  * cheaper than the page's own query, with nothing to render; the note's readers who do not own
  * it all get the same page (notePageToken).
  */
-export function riddenNoteToken(userId: number, value: unknown): ObjectToken | undefined {
+export function noteTokenOf(userId: number, value: unknown): ObjectToken | undefined {
   const [found] = parseJsonRows<{ view_version: number; owner_id: number; username: string; name: string | null; audience: unknown }>(value);
   return found && notePageToken(userId, found.owner_id, noteToken(found.view_version, found.username, found.name, readAudience(found.audience)));
 }

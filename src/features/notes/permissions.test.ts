@@ -3,7 +3,7 @@ import type { Group, Note, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, findNote } from '../../../test/notes-factories.js';
 
-// SPEC.md section 4: the owner reads and changes; a member of the note's group reads only;
+// Who may do what with a note: the owner reads and changes; a member of the note's group reads only;
 // anyone else gets the same 404 as for a note that does not exist.
 
 let t: TestApp;

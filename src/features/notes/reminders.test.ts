@@ -6,7 +6,7 @@ import { dateTimeIn } from '../../platform/time-zones.js';
 import { formatWallTime, wallTimeAt } from '../../platform/wall-clock.js';
 import { REMINDERS_PER_NOTE } from './reminders-forms.js';
 
-// PRODUCT.md "reminders": the note's owner adds, sees and deletes them; everyone else, group
+// Reminders: the note's owner adds, sees and deletes them; everyone else, group
 // members who can read the note included, gets the same 404 as for a missing note.
 
 let t: TestApp;

@@ -30,7 +30,7 @@ export interface NotePage {
 
 /**
  * Notes, always through a query scoped to the caller. Who sees a note is decided here and only
- * here: its owner, and the members of its group (SPEC.md section 4, rules 2 and 3).
+ * here: its owner, and the members of its group (the same 404 for a hidden note as for a missing one).
  */
 export class NotesRepository {
   private readonly groups: GroupsRepository;

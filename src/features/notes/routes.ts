@@ -22,7 +22,7 @@ import { reminderRoutes } from './reminders-routes.js';
 import type { ReminderFormState } from './reminders-views.js';
 import type { ObjectToken } from '../../platform/views/render.js';
 import type { ViewContext } from '../../platform/views/context.js';
-import { notePageToken, noteTokenRider, riddenNoteToken } from './note-token.js';
+import { notePageToken, noteTokenColumn, noteTokenOf } from './note-token.js';
 
 type PkParams = { Params: { pk: string } };
 type ListParams = { Querystring: Record<string, string | string[] | undefined> };
@@ -148,17 +148,17 @@ export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect
 
   // Kept under the note's own token (its reminders move it too): changes to the group's other
   // notes leave the page kept. The owner's add form names their time zone: part of the key. The
-  // token is read with the session (noteTokenRider) while pages are kept.
-  const noteRoute = { config: { sessionRider: config.pageCacheBytes > 0 ? noteTokenRider : undefined } };
+  // token is read with the session (noteTokenColumn) while pages are kept.
+  const noteRoute = { config: { routeColumn: config.pageCacheBytes > 0 ? noteTokenColumn : undefined } };
   app.get<PkParams>('/notes/:pk/', noteRoute, async (request, reply) => {
     const noteId = pathId(request);
     const userId = request.user!.id;
-    const ridden = request.session?.rider;
+    const value = request.session?.routeValue;
     return reply.renderCached(
       request.user!.timezone,
       (ctx, keepUnder) => notePage(ctx, userId, noteId, undefined, keepUnder),
-      // No rider (the cache is off) means no kept page to check: the token is not asked for then.
-      { token: async () => (ridden === undefined ? undefined : riddenNoteToken(userId, ridden)) },
+      // No route column (the cache is off) means no kept page to check: the token is not asked for then.
+      { token: async () => (value === undefined ? undefined : noteTokenOf(userId, value)) },
     );
   });
 

@@ -7,7 +7,7 @@ import { QueryCounter } from '../../../test/query-count.js';
 
 // A group note's readers (everyone who may see it but its owner) all get the same page but for
 // the navigation and the "you" beside their name: it is kept once for all of them (render.ts's
-// shared pages, viewer-marks.tsx). Each test has the page kept by one reader, then asks as
+// shared pages, for-viewer.tsx). Each test has the page kept by one reader, then asks as
 // someone else.
 
 const counter = new QueryCounter();
@@ -60,7 +60,7 @@ describe('a group note’s page, kept once for its readers', () => {
 
     const from = counter.returned.length;
     let body = '';
-    // One statement, the session's, with the note's token riding along (noteTokenRider): the page
+    // One statement, the session's, with the note's token riding along (noteTokenColumn): the page
     // was not built again (no statement read the note's text).
     expect(await counter.during(async () => (body = await notePage(second!.browser, note)))).toBe(1);
     expect(counter.returned.slice(from).some((columns) => columns.includes('content'))).toBe(false);

@@ -11,7 +11,7 @@ export type UserRef = number | Expression<number>;
 
 /**
  * The visibility rule, the only one: notes the user owns, or whose group is one of the user's
- * groups (SPEC.md section 4, rules 2 and 3). NotesRepository.visibleNotes and the audience panel
+ * groups; group membership never grants a change. NotesRepository.visibleNotes and the audience panel
  * both ask it.
  */
 export function visibleTo(db: Kysely<Database>, userId: UserRef): NotesCondition {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
-import { Coalescer } from '../../db/coalesce.js';
+import { BatchedCalls } from '../../db/batched-calls.js';
 import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
@@ -67,7 +67,7 @@ export class TokenStore {
    * the event loop) are read in one statement, as the pages' sessions are: under the crowd's API
    * reads the token's statement was one of every request's two.
    */
-  private batch: Coalescer<string, TokenRow | undefined> | undefined;
+  private batch: BatchedCalls<string, TokenRow | undefined> | undefined;
   /** The statements, built at the first token read: after every caller column is added. */
   private statements: { one: ReturnType<typeof tokenQuery>; many: ReturnType<typeof tokensQuery> } | undefined;
 
@@ -82,7 +82,7 @@ export class TokenStore {
       const statements = (this.statements = { one: tokenQuery(columns), many: tokensQuery(columns) });
       const db = this.db;
       if (db.getExecutor().adapter instanceof PostgresAdapter && !db.isTransaction) {
-        this.batch = new Coalescer(async (hashes) => {
+        this.batch = new BatchedCalls(async (hashes) => {
           const rows = new Map((await statements.many.execute(db, { hashes: [...hashes] })).map((row) => [row.token_hash, row]));
           return hashes.map((asked) => rows.get(asked));
         }, BATCH_MAX, BATCH_RUNS);

@@ -55,7 +55,7 @@ function securityHeaders(options: HelmetOptions): Record<string, string> {
 
 /**
  * Layer 1: the HTTPS redirect (production) and the security headers. X-Frame-Options is left
- * to the frame-options layer, as in SPEC.md's chain.
+ * to the frame-options layer, the chain's last.
  */
 export const securityLayer = fp<{ config: Config }>(async (app, { config }) => {
   const headers = securityHeaders(helmetOptions(config));

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
 import { QueryCounter } from '../../../test/query-count.js';
 import { SessionStore, sessionAuthHash } from './session.js';
-import type { SessionRider } from './session-rider.js';
+import type { RouteColumn } from './route-column.js';
 
 // On PostgreSQL the sessions that pages ask for in one turn of the event loop are read in one
-// statement (session-query.ts); each asker must still get its own session, its own rider's
+// statement (session-query.ts); each asker must still get its own session, its own route column's
 // value and its own expiry. SQLite reads each alone.
 
 let t: TestApp;
@@ -32,8 +32,8 @@ async function sessions(count: number, lifetime = HOUR, now = Date.now()) {
   return made;
 }
 
-/** A rider whose value tells the argument and the user apart: argument * 1000 + user id. */
-const tagging: SessionRider = {
+/** A route column whose value tells the argument and the user apart: argument * 1000 + user id. */
+const tagging: RouteColumn = {
   argument: () => undefined,
   column: (_db, userId, argument) => sql<number>`cast(${argument} as integer) * 1000 + ${userId}`,
 };
@@ -54,22 +54,22 @@ describe('sessions read at once', () => {
   it('on PostgreSQL, loads asked in later turns while a statement is out wait for it and go together in the next', async () => {
     const [first, ...later] = await sessions(4);
     const now = Date.now();
-    // On PostgreSQL the rider holds each statement out for 200 ms: the three later turns come while the first is out.
-    const slow: SessionRider = postgres() ? { ...tagging, column: (db, userId, argument) => sql<number>`(select cast(${argument} as integer) * 1000 + ${userId} from pg_sleep(0.2))` } : tagging;
+    // On PostgreSQL the route column holds each statement out for 200 ms: the three later turns come while the first is out.
+    const slow: RouteColumn = postgres() ? { ...tagging, column: (db, userId, argument) => sql<number>`(select cast(${argument} as integer) * 1000 + ${userId} from pg_sleep(0.2))` } : tagging;
     let loaded: Awaited<ReturnType<SessionStore['load']>>[] = [];
     const statements = await counter.during(async () => {
-      const asked = [store.load(first!.key, now, { rider: slow, argument: 1 })];
+      const asked = [store.load(first!.key, now, { column: slow, argument: 1 })];
       for (const { key } of later) {
         await new Promise((resolve) => setImmediate(resolve));
-        asked.push(store.load(key, now, { rider: slow, argument: 1 }));
+        asked.push(store.load(key, now, { column: slow, argument: 1 }));
       }
       loaded = await Promise.all(asked);
     });
-    expect(loaded.map((session) => Number(session?.rider))).toEqual([first, ...later].map((made) => 1000 + made!.user.id));
+    expect(loaded.map((session) => Number(session?.routeValue))).toEqual([first, ...later].map((made) => 1000 + made!.user.id));
     expect(statements).toBe(postgres() ? 2 : 4);
   });
 
-  it('reads each session’s rider with its own argument, also one session asked twice', async () => {
+  it('reads each session’s route with its own argument, also one session asked twice', async () => {
     const [a, b] = await sessions(2);
     const now = Date.now();
     const asks = [
@@ -77,8 +77,8 @@ describe('sessions read at once', () => {
       { key: b!.key, argument: 8, user: b!.user.id },
       { key: a!.key, argument: 9, user: a!.user.id },
     ];
-    const loaded = await Promise.all(asks.map(({ key, argument }) => store.load(key, now, { rider: tagging, argument })));
-    expect(loaded.map((session) => Number(session?.rider))).toEqual(asks.map(({ argument, user }) => argument * 1000 + user));
+    const loaded = await Promise.all(asks.map(({ key, argument }) => store.load(key, now, { column: tagging, argument })));
+    expect(loaded.map((session) => Number(session?.routeValue))).toEqual(asks.map(({ argument, user }) => argument * 1000 + user));
   });
 
   it('ends a session at its expiry for the asker whose time is past it, whoever asks with it', async () => {

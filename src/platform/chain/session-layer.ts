@@ -34,11 +34,11 @@ export const sessionLayer = fp<{ store: SessionStore }>(async (app, { store }) =
     if (request.routeOptions.config.sessionless || bearerToken(request) !== null) return;
     const key = request.cookies[SESSION_COOKIE];
     if (!key) return;
-    // A route's rider rides along, for the session's user, when the route has its argument.
-    const rider = request.routeOptions.config.sessionRider;
-    const argument = rider?.argument(request);
+    // A route's column is read with the session, for the session's user, when the route has its argument.
+    const column = request.routeOptions.config.routeColumn;
+    const argument = column?.argument(request);
     // A form's POST reads the session on the way to its write: it waits for a connection with the writes.
     const writing = request.method !== 'GET' && request.method !== 'HEAD';
-    request.session = await store.load(key, Date.now(), rider && argument !== undefined ? { rider, argument } : undefined, writing);
+    request.session = await store.load(key, Date.now(), column && argument !== undefined ? { column, argument } : undefined, writing);
   });
 }, { name: 'session-layer' });

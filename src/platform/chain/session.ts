@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { randomString } from '../passwords/passwords.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { type NavigationEntry, type NavigationLink, navigationEntries } from '../navigation.js';
-import type { SessionRider } from './session-rider.js';
+import type { RouteColumn } from './route-column.js';
 import { CallerColumns, type CallerColumn, callerValues } from './caller-columns.js';
 import { type SessionAdditions, SessionQueries } from './session-query.js';
 
@@ -42,8 +42,8 @@ export interface LoadedSession {
   columns: Readonly<Record<string, unknown>>;
   /** The navigation's links (addNavigationLink) with their counts, read with the session, in the order added. */
   navigation: readonly NavigationEntry[];
-  /** The value of the rider the session was read with (load's `rider`), as the database gave it. */
-  rider?: unknown;
+  /** The value of the route column the session was read with (load's `route`), as the database gave it. */
+  routeValue?: unknown;
 }
 
 interface SessionData {
@@ -128,13 +128,13 @@ export class SessionStore {
 
   /**
    * The live session named `key`, with its user, read from the database (no process keeps
-   * sessions); with `rider`'s value for `argument` when given. `writing`: read on the way to a
+   * sessions); with a route column's value for its `argument` when given. `writing`: read on the way to a
    * write (a form's POST), so it waits for a connection with the writes (GOES_FIRST).
    */
-  async load(key: string, now = Date.now(), rider?: { rider: SessionRider; argument: number }, writing = false): Promise<LoadedSession | null> {
+  async load(key: string, now = Date.now(), route?: { column: RouteColumn; argument: number }, writing = false): Promise<LoadedSession | null> {
     if (!KEY_PATTERN.test(key)) return null;
     this.loaded = true;
-    const row = await this.queries.read(this.db, { key, now, argument: rider?.argument ?? 0 }, rider?.rider, writing);
+    const row = await this.queries.read(this.db, { key, now, argument: route?.argument ?? 0 }, route?.column, writing);
     if (!row) return null;
     if (now - row.last_seen > TOUCH_INTERVAL_MS) {
       await this.db.updateTable('sessions').set({ last_seen: now }).where('session_key', '=', key).execute();
@@ -155,7 +155,7 @@ export class SessionStore {
       columns,
       // Counts are bigint on PostgreSQL (parsed to numbers by db/database.ts), integers on SQLite.
       navigation: navigationEntries(this.additions.links, row),
-      rider: rider ? row.rider : undefined,
+      routeValue: route ? row.route_value : undefined,
     });
   }
 

@@ -3,7 +3,7 @@ import { type TestApp, buildTestApp, createGroup, loggedIn } from '../../../test
 import { binaryFrame, rawUpgrade, serverConnections, upgradeRequest, waitUntil } from '../../../test/upgrade.js';
 import { listen } from '../../../test/ws.js';
 
-// Defect 4 of issue 16: an upgrade request answered over HTTP (a redirect, an error) left its
+// An upgrade request answered over HTTP (a redirect, an error) left its
 // socket with no owner: the server never closed it, even after the client had (CLOSE-WAIT for
 // good), and a shutdown then waited for it forever.
 

@@ -30,7 +30,7 @@ export class HashingUnavailable extends ServiceUnavailable {
 
 /**
  * Jobs that may wait for a thread, per thread: at the default cost a core does 4 to 5 hashes a
- * second on this machine (README, Benchmarks), so 16 is three to four seconds of waiting, which a
+ * second on this machine (bench/README.md), so 16 is three to four seconds of waiting, which a
  * person at a login form still accepts. Anything more is answered 503 at once instead of joining
  * a queue that a single client could otherwise grow without end (and everyone's login with it).
  */

@@ -41,7 +41,7 @@ export const drainOnClose = fp(async (app) => {
     for (const socket of sockets) socket.destroy();
     return count;
   });
-  // Counted here, not by the server: a cluster worker's connections are handed to it (hand-off.ts).
+  // Counted here, not by the server: a cluster worker's connections are handed to it (cluster-connections.ts).
   app.decorate('httpConnections', () => sockets.size - upgraded.size);
   app.addHook('preClose', async () => {
     draining = true;

@@ -1,6 +1,6 @@
 import type { AudienceMember, AudienceRole, AudienceVia } from '../audience.js';
 import { type MessageKey, say } from '../i18n/index.js';
-import { ForViewer } from './viewer-marks.js';
+import { ForViewer } from './for-viewer.js';
 
 const ROLE_WORDS: Record<AudienceRole, MessageKey> = {
   change: 'audience.role_change',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BufferPool } from './buffer-pool.js';
-import { type ViewerSlot, viewerSlotsOf, writeViewerSlots } from './viewer-marks.js';
+import { type ViewerSlot, viewerSlotsOf, writeViewerSlots } from './for-viewer.js';
 
 /** A page as bytes, with where the CSRF token goes in each copy sent. */
 interface CachedPage {
@@ -8,7 +8,7 @@ interface CachedPage {
   token: string;
   bytes: Buffer;
   csrfOffsets: number[];
-  /** Where the viewer's marks go (viewer-marks.tsx): a page may be kept once for many viewers. */
+  /** Where the viewer's marks go (for-viewer.tsx): a page may be kept once for many viewers. */
   viewerSlots: ViewerSlot[];
   /** The live part's variant the bytes show. */
   variant: string;
@@ -60,7 +60,7 @@ export class PageCache {
   /** Stands in for the CSRF token while a page is rendered: as long as a masked token, unguessable. */
   readonly placeholder = randomBytes(32).toString('hex');
   private readonly placeholderBytes = Buffer.from(this.placeholder, 'latin1');
-  /** Opens the slots of viewers' marks while a page is rendered (viewer-marks.tsx): never sent, as unguessable. */
+  /** Opens the slots of viewers' marks while a page is rendered (for-viewer.tsx): never sent, as unguessable. */
   readonly viewerMarker = randomBytes(16).toString('hex');
   private readonly pages = new Map<string, CachedPage>();
   private keptBytes = 0;

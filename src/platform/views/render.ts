@@ -6,7 +6,7 @@ import { type ViewContext, viewContext } from './context.js';
 import { renderToHtml } from './html.js';
 import { Navigation } from './layout.js';
 import { type LivePart, PageCache, type PageCopy } from './page-cache.js';
-import { fillViewerSlots, slotsFor } from './viewer-marks.js';
+import { fillViewerSlots, slotsFor } from './for-viewer.js';
 import { pathOf } from '../url.js';
 
 /** What a page of one object is kept under, as its own query or the object's token read it. */

@@ -8,7 +8,7 @@ import { MemoryTransport } from '../../../platform/hub/transport.js';
 import { Notifications } from '../../notifications/notifications.js';
 import { ChatService } from './service.js';
 
-// Defect 5 of issue 16: the handshake checked membership and session, but the socket was
+// The handshake checked membership and session, but the socket was
 // registered for events only after the upgrade; a removal or logout published in between
 // reached no socket, and the member kept the chat until the next sweep (30 s).
 

@@ -99,7 +99,7 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
     if (groupId === null || !(await groups.isMember(groupId, request.user.id))) throw new Forbidden('chat.not_member');
   }
 
-  /** PRODUCT.md section 4's `{"type":"error","error":"<reason>"}`: the reason in the sender's language. */
+  /** The socket's `{"type":"error","error":"<reason>"}`: the reason in the sender's language. */
   const sendError = (socket: WebSocket, t: Translator, reason: MessageKey | Message) =>
     socket.send(JSON.stringify({ type: 'error', error: translate(t, reason) }));
 

@@ -84,7 +84,7 @@ describe('prepared statements keep their plans', () => {
       expect(page.body).toContain('Planned once');
     }
     if (t.database.dialect !== 'postgres') return;
-    // The session statement that read the note's audience with the session (noteTokenRider).
+    // The session statement that read the note's audience with the session (noteTokenColumn).
     const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
       select generic_plans, custom_plans from pg_prepared_statements
       where not from_sql and statement like '%"sessions"."session_key"%' and statement like '%as "audience"%'`.execute(t.db);

@@ -8,7 +8,7 @@
  * the same place. What is pending is bounded by the requests a process has in flight (each asks
  * once), and the runs' own waits are bounded by theirs.
  */
-export class Coalescer<A, R> {
+export class BatchedCalls<A, R> {
   private pending: { argument: A; resolve(value: R): void; reject(error: unknown): void }[] = [];
   private scheduled = false;
   private inFlight = 0;

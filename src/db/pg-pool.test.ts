@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionLanes, GOES_FIRST, goesFirst, lazyClient } from './pg-lanes.js';
+import { ConnectionLanes, GOES_FIRST, goesFirst, lazyClient } from './pg-pool.js';
 
-// The two lines for a connection (pg-lanes.ts), with numbered stand-ins for connections: the
+// The two lines for a connection (pg-pool.ts), with numbered stand-ins for connections: the
 // order of lending is the queue's own logic, whatever a connection is.
 
 /** Lanes over numbered connections; `given` records each one given back. */

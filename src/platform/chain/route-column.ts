@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
  * A value a route reads in the session's statement, for the session's user: one round trip
  * instead of two (the token of the page a route keeps, say). Routes name theirs in their config.
  */
-export interface SessionRider {
+export interface RouteColumn {
   /** The route's argument (a path id); undefined reads the session alone. */
   argument(request: FastifyRequest): number | undefined;
   /**
@@ -19,7 +19,7 @@ export interface SessionRider {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Read with the session, in its statement (SessionRider). */
-    sessionRider?: SessionRider;
+    /** Read with the session, in its statement (RouteColumn). */
+    routeColumn?: RouteColumn;
   }
 }

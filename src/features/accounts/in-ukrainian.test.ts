@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
 import { type ReceivedMail, TestSmtpServer } from '../../../test/smtp.js';
 
-// Accounts in Ukrainian (issue 23): for a browser that asks for it, and for a user who chose it on
+// Accounts in Ukrainian: for a browser that asks for it, and for a user who chose it on
 // the account page whatever the browser asks for. Mail through a real SMTP server.
 
 const PUBLIC_URL = 'https://notes.example.test';

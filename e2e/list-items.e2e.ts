@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fill, path, register, submit, tick } from './actions.js';
 import { launchBrowser, Person, PHONE } from './browser.js';
 
-// Issue 22's list frictions: back at the add form after an add on a phone, the error summary on
+// Lists' items in the browser: back at the add form after an add on a phone, the error summary on
 // top with the list's URL kept, editing an item, clearing bought items, to-do items by due date,
 // sharing with a group's members, and a total in the user's currency.
 
-describe('the everyday frictions of lists', () => {
+describe('lists and their items in everyday use', () => {
   let browser: Browser;
   let ann: Person;
   let bob: Person;

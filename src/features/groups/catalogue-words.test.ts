@@ -6,7 +6,7 @@ import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } f
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
 import { createShoppingList } from '../../../test/lists.js';
 
-// Issue 23's check for groups, chat and notifications: every page rendered with the catalogue's
+// Groups, chat and notifications: every page rendered with the catalogue's
 // messages wrapped in ⟦ ⟧ has no readable text outside them. User content is wrapped by the test
 // (group names, note and list titles, chat messages) or named: the usernames, and the time zone,
 // an IANA id the <time> elements carry as their title.

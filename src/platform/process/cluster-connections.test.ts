@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, connect, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type WorkerChannel, takeConnections } from './hand-off.js';
+import { type WorkerChannel, takeConnections } from './cluster-connections.js';
 
 // The worker's side of the hand-off, in this process: a net server stands for the primary,
 // accepting connections and passing them over a channel as the cluster's IPC would.

@@ -3,7 +3,7 @@ import { expectAllWrapped, useMarkedMessages } from '../../../test/language-mark
 import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
 import type { User } from '../../db/schema.js';
 
-// Issue 23's check for the administrators' pages and the API reference: every catalogue message
+// The check for the administrators' pages and the API reference: every catalogue message
 // comes out wrapped in ⟦ ⟧, and any text left outside is text that is not from the catalogue.
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { type TestApp, buildTestApp, loggedIn } from '../../test/helpers.js';
 import { createNote, findNote } from '../../test/notes-factories.js';
 
 // With every connection busy, a form's POST waits for one before the page reads asked before it
-// (PostgreSQL, pg-lanes.ts): its session and its write each go to the first line. Without either
+// (PostgreSQL, pg-pool.ts): its session and its write each go to the first line. Without either
 // (one line for all, or the session read in the reads' line) the page is answered first. On SQLite the
 // page is read on the reader connection while the transaction holds the writer (sqlite-driver.ts):
 // the same requests are answered, in no promised order.

@@ -8,7 +8,7 @@ import { totpCode } from '../../../test/two-factor.js';
 import { ownName } from './account-views.js';
 import { encodeUid, makeResetToken } from './reset-tokens.js';
 
-// Issue 23's check for every page of accounts: rendered with every catalogue message wrapped in
+// Every page of accounts, rendered with every catalogue message wrapped in
 // ⟦ ⟧, no readable text may be left outside them. What is not the interface's own words is named:
 // usernames, and what the pages show as data (time zone names, currencies and languages named by
 // Intl, a token, a secret, recovery codes, an HTTP header's name in the token's usage).

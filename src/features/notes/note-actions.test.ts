@@ -3,7 +3,8 @@ import type { Group, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
 
-// Issue 22's note frictions: edit lands on the note, preselected "New note", "Pinned by", one-click archive.
+// What a note's page and form do in everyday use: an edit lands on the note, "New note" preselects
+// where it came from, "Pinned by", one-click archive.
 
 let t: TestApp;
 let owner: { user: User; browser: TestBrowser };

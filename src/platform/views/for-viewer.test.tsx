@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderToHtml } from './html.js';
-import { ForViewer, fillViewerSlots, slotsFor, viewerSlotsOf } from './viewer-marks.js';
+import { ForViewer, fillViewerSlots, slotsFor, viewerSlotsOf } from './for-viewer.js';
 
 const MARKER = '0123456789abcdef0123456789abcdef';
 

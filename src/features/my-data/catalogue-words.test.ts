@@ -4,7 +4,7 @@ import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../..
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
 import { makeZip, upload } from '../../../test/zips.js';
 
-// Issue 23's check for the my-data pages (import, delete the account) and their errors.
+// The my-data pages (import, delete the account) and their errors.
 
 let t: TestApp;
 let me: { user: User; browser: TestBrowser };

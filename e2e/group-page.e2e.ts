@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fill, path, register, submit } from './actions.js';
 import { launchBrowser, PHONE, Person } from './browser.js';
 
-// Issue 22's frictions of groups and chat: the group page lists what is shared with it, the
+// The group page and its chat in the browser: the group page lists what is shared with it, the
 // note's Group badge leads there, the owner renames the group, leaving asks first, and on a phone
 // the chat's box is in view and focused, every message's time written the same way.
 
@@ -16,7 +16,7 @@ function idIn(pathname: string, prefix: string): number {
 /** A time as the chat writes it today, in any locale: "22:10" or "10:10 PM", no date, no zone. */
 const TODAY_TIME = /^\d{1,2}[:.]\d{2}(\s?[AaPp]\.?[Mm]\.?)?$/;
 
-describe('group frictions', () => {
+describe('the group page and its chat', () => {
   let browser: Browser;
   let ann: Person;
   let ben: Person;

@@ -5,7 +5,7 @@ import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } f
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
 import { createNote, createNotebook, createReminder, createTag } from '../../../test/notes-factories.js';
 
-// Issue 23's check for the notes pages: every word a person reads comes from the catalogue.
+// The notes pages: every word a person reads comes from the catalogue.
 // User content (titles, tag and notebook names, usernames, zones) is wrapped here or named.
 
 let t: TestApp;

@@ -9,17 +9,17 @@ import type { ObjectKinds, ObjectRow } from '../../platform/object-kinds.js';
 // column of the group page's one statement (no round trip per kind).
 
 /** How many of each kind the group page shows, newest first. */
-export const SHELF_LIMIT = 20;
+export const SHARED_LIMIT = 20;
 
 /** One kind as the group page shows it. */
-export interface ShelfSection {
+export interface SharedSection {
   kind: string;
   heading: MessageKey;
   items: { id: number; title: string; url: string; updated_at: number }[];
 }
 
-/** One JSON column per kind (`shelf_<kind>`), to select beside the group; the caller checks membership. */
-export function shelfColumns(db: Kysely<Database>, kinds: ObjectKinds, viewerId: number, groupId: Expression<number>) {
+/** One JSON column per kind (`shared_<kind>`), to select beside the group; the caller checks membership. */
+export function sharedObjectColumns(db: Kysely<Database>, kinds: ObjectKinds, viewerId: number, groupId: Expression<number>) {
   return kinds.all().flatMap(({ kind, inGroup }) => {
     if (!inGroup) return [];
     const shared = db
@@ -27,17 +27,17 @@ export function shelfColumns(db: Kysely<Database>, kinds: ObjectKinds, viewerId:
       .select(['shared.id', 'shared.title', 'shared.updated_at'])
       .orderBy('shared.updated_at', 'desc')
       .orderBy('shared.id', 'desc')
-      .limit(SHELF_LIMIT);
-    return [jsonRowsFrom(db, shared).as(`shelf_${kind}`)];
+      .limit(SHARED_LIMIT);
+    return [jsonRowsFrom(db, shared).as(`shared_${kind}`)];
   });
 }
 
-/** shelfColumns' values read from the row, each item linked. */
-export function readShelf(kinds: ObjectKinds, row: object): ShelfSection[] {
+/** sharedObjectColumns' values read from the row, each item linked. */
+export function readSharedObjects(kinds: ObjectKinds, row: object): SharedSection[] {
   const values = row as Record<string, unknown>;
   return kinds.all().flatMap(({ kind, path, inGroup }) => {
     if (!inGroup) return [];
-    const items = parseJsonRows<ObjectRow>(values[`shelf_${kind}`] ?? []).map((item) => ({
+    const items = parseJsonRows<ObjectRow>(values[`shared_${kind}`] ?? []).map((item) => ({
       id: Number(item.id),
       title: item.title,
       url: `${path}${Number(item.id)}/`,

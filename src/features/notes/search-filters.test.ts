@@ -3,7 +3,7 @@ import type { Group, User } from '../../db/schema.js';
 import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
 import { createNote, createTag } from '../../../test/notes-factories.js';
 
-// Issue 22: search says how many archived notes match too, keeps the tag and notebook filters,
+// Search says how many archived notes match too, keeps the tag and notebook filters,
 // and matches the caller's own tag names. Runs on SQLite (FTS5) and PostgreSQL (tsvector).
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../..
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
 import { createTag } from '../../../test/notes-factories.js';
 
-// Issue 23's check for the tags pages: every word a person reads comes from the catalogue.
+// The tags pages: every word a person reads comes from the catalogue.
 
 let t: TestApp;
 let me: { user: User; browser: TestBrowser };

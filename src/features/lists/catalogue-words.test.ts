@@ -4,7 +4,7 @@ import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } f
 import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
 import { addShoppingItem, addTodoItem, createShoppingList, createTodoList, shoppingRows, todoRows } from '../../../test/lists.js';
 
-// Issue 23's check for the to-do, shopping and sharing pages: every word on them comes from the
+// The to-do, shopping and sharing pages: every word on them comes from the
 // catalogue. User content is wrapped in ⟦ ⟧ by the data itself, or (usernames) named.
 
 let t: TestApp;

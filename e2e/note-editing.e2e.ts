@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fill, path, register, submit } from './actions.js';
 import { launchBrowser, Person } from './browser.js';
 
-// Issue 22's note frictions in the browser: an edit lands on the note, "New note" from a notebook
+// Notes in everyday use, in the browser: an edit lands on the note, "New note" from a notebook
 // preselects it, search keeps the tag filter and counts archived matches, a group member sees
 // who pinned a note, archive is one click at the top of a long note, task lists are checkboxes.
 
 const TASKS = '- [ ] Book the ferry\n- [x] Renew passports\n- [ ] Water the plants';
 
-describe('note frictions, in the browser', () => {
+describe('notes in everyday use, in the browser', () => {
   let browser: Browser;
   let ana: Person;
   let ben: Person;

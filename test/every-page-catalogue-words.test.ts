@@ -11,7 +11,7 @@ import { unwrappedText, useMarkedMessages } from './language-markers.js';
 import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from './lists.js';
 import { createNote, createNotebook, createReminder, createTag } from './notes-factories.js';
 
-// Issue 23: no text a person reads lives outside the catalogue. Every GET page the app has is
+// No text a person reads lives outside the catalogue. Every GET page the app has is
 // rendered with each message wrapped in ⟦ ⟧ (test/language-markers.ts), as an administrator who
 // owns one of everything, and any readable text outside the markers fails. The pages are found
 // from the app's own routes, so a page added later without an entry here fails too. What people
