@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { totpCode } from '../test/two-factor.js';
+import { totpCode } from '../test/index.js';
 import { fill, logOut, PASSWORD, path, register, submit } from './actions.js';
 import { launchBrowser, Person } from './browser.js';
 

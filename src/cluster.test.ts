@@ -1,11 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { DEFAULT_PASSWORD, TEST_ITERATIONS, TEST_SECRET, createUser } from '../test/helpers.js';
-import { type ServeProcess, spawnServe } from '../test/serve-process.js';
+import { createTestDatabase, createUser, DEFAULT_PASSWORD, httpLoginForm, type ServeProcess, spawnServe, TEST_ITERATIONS, TEST_SECRET, type TestDatabase } from '../test/index.js';
 import { SERVE_V8_FLAGS, withServeFlags } from './cluster.js';
 import { openDatabase } from './db/database.js';
-import { httpLoginForm } from '../test/login-form.js';
 
 describe('withServeFlags', () => {
   it('adds the V8 flags for serving to what the process was started with', () => {

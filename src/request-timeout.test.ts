@@ -1,7 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../test/database.js';
-import { testConfig } from '../test/helpers.js';
+import { createTestDatabase, testConfig, type TestDatabase } from '../test/index.js';
 import { REQUEST_TIMEOUT_MS } from './app.js';
 import { type RunningServer, startServer } from './server.js';
 

@@ -1,7 +1,6 @@
 import { type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../test/database.js';
-import { testConfig } from '../test/helpers.js';
+import { createTestDatabase, testConfig, type TestDatabase } from '../test/index.js';
 import { type RunningServer, startServer } from './server.js';
 
 // What a SIGTERM does to connections, over real sockets: the basis of a rolling restart behind

@@ -5,11 +5,7 @@ import { ownName } from '../src/features/accounts/account-views.js';
 import { CURRENCIES } from '../src/features/accounts/currencies.js';
 import { LANGUAGES } from '../src/platform/i18n/index.js';
 import { TIME_ZONES } from '../src/platform/time-zones.js';
-import { createToken } from './api.js';
-import { type TestApp, TEST_SECRET, TestBrowser, buildTestApp, createGroup, createUser } from './helpers.js';
-import { unwrappedText, useMarkedMessages } from './language-markers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from './lists.js';
-import { createNote, createNotebook, createReminder, createTag } from './notes-factories.js';
+import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createNote, createNotebook, createReminder, createShoppingList, createTag, createTodoList, createToken, createUser, TEST_SECRET, type TestApp, TestBrowser, unwrappedText, useMarkedMessages } from './index.js';
 
 // No text a person reads lives outside the catalogue. Every GET page the app has is
 // rendered with each message wrapped in ⟦ ⟧ (test/language-markers.ts), as an administrator who

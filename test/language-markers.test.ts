@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unwrappedText } from './language-markers.js';
+import { unwrappedText } from './index.js';
 
 describe('finding text outside the catalogue', () => {
   it('passes wrapped messages, nested ones, user content it is told of, and text without letters', () => {

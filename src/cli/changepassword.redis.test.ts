@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type TestApp, TEST_SECRET, buildTestApp, createGroup, createUser, loggedIn } from '../../test/helpers.js';
-import { connectChat, listen } from '../../test/ws.js';
+import { buildTestApp, connectChat, createGroup, createUser, listen, loggedIn, TEST_SECRET, type TestApp } from '../../test/index.js';
 
 // A change made outside the app (the CLI's changepassword) ended the
 // user's sessions in the database, but told no running instance: the user's open chat sockets

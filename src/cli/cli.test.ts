@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { TEST_SECRET } from '../../test/helpers.js';
+import { createTestDatabase, TEST_SECRET, type TestDatabase } from '../../test/index.js';
 
 // The real command, as a user runs it: a process with an environment, stdin, stdout and an exit code.
 const TSX = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { TEST_SECRET } from '../../test/helpers.js';
+import { createTestDatabase, TEST_SECRET, type TestDatabase } from '../../test/index.js';
 
 // The data commands as a user runs them: a process with an environment, stdout, stderr and an exit code.
 const TSX = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestApp, buildTestApp, createUser, loggedIn } from '../../test/helpers.js';
-import { createNote } from '../../test/notes-factories.js';
+import { buildTestApp, createNote, createUser, loggedIn, type TestApp } from '../../test/index.js';
 import { groupCommands } from './group-commands.js';
 import { CliError } from './io.js';
 

@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../test/database.js';
+import { createTestDatabase, type TestDatabase } from '../../test/index.js';
 import { openDatabase } from './database.js';
 import { migrateToLatest } from './migrate.js';
 import { migrations } from './migrations/index.js';

@@ -1,8 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../test/helpers.js';
-import { createNote, createTag } from '../../test/notes-factories.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { buildTestApp, createGroup, createNote, createTag, createTestDatabase, createUser, loggedIn, type TestApp, type TestDatabase } from '../../test/index.js';
 import { type DatabaseHandle, openDatabase } from './database.js';
 import { PLAN_FOR_VALUES, PREPARED_PER_CONNECTION } from './pg-prepared.js';
 import type { Database } from './schema.js';

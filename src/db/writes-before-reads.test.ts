@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, loggedIn } from '../../test/helpers.js';
-import { createNote, findNote } from '../../test/notes-factories.js';
+import { buildTestApp, createNote, findNote, loggedIn, type TestApp } from '../../test/index.js';
 
 // With every connection busy, a form's POST waits for one before the page reads asked before it
 // (PostgreSQL, pg-pool.ts): its session and its write each go to the first line. Without either

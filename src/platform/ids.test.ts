@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createGroup, loggedIn, type TestApp, type TestBrowser } from '../../test/helpers.js';
+import { buildTestApp, createGroup, loggedIn, type TestApp, type TestBrowser } from '../../test/index.js';
 import { MAX_ID, parseId } from './ids.js';
 
 describe('parseId', () => {

@@ -1,6 +1,6 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { freshDatabaseForEachTest } from '../../../test/database.js';
+import { freshDatabaseForEachTest } from '../../../test/index.js';
 import { migrateToLatest } from '../migrate.js';
 import type { Database } from '../schema.js';
 import { migrations } from './index.js';

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
+import { addTodoItem, buildTestApp, createTodoList, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 import { todayIn } from '../../platform/time-zones.js';
-import { addTodoItem, createTodoList } from '../../../test/lists.js';
 
 // The account page (email, time zone) and the time zone's use: the reader's "today".
 

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENCIES } from './currencies.js';
 import { LANGUAGES } from '../../platform/i18n/index.js';
 import { timeZoneChoices } from '../../platform/time-zones.js';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { totpCode } from '../../../test/two-factor.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, expectAllWrapped, loggedIn, type TestApp, TestBrowser, totpCode, useMarkedMessages } from '../../../test/index.js';
 import { ownName } from './account-views.js';
 import { encodeUid, makeResetToken } from './reset-tokens.js';
 

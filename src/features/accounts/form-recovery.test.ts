@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { buildTestApp, createUser, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 
 // After a mistake the form comes back ready for the fix: one message per problem, what was fine
 // kept, and the focus where the fix is (public/js/app.js moves it to the first field in error;

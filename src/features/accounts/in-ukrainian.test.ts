@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { type ReceivedMail, TestSmtpServer } from '../../../test/smtp.js';
+import { buildTestApp, createUser, loggedIn, type ReceivedMail, type TestApp, TestBrowser, TestSmtpServer } from '../../../test/index.js';
 
 // Accounts in Ukrainian: for a browser that asks for it, and for a user who chose it on
 // the account page whatever the browser asks for. Mail through a real SMTP server.

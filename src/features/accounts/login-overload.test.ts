@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../../test/database.js';
-import { DEFAULT_PASSWORD, TEST_SECRET, createUser, testConfig } from '../../../test/helpers.js';
-import { type ServeProcess, spawnServe } from '../../../test/serve-process.js';
+import { createTestDatabase, createUser, DEFAULT_PASSWORD, httpLoginForm, type ServeProcess, spawnServe, TEST_SECRET, testConfig, type TestDatabase } from '../../../test/index.js';
 import { type RunningServer, startServer } from '../../server.js';
 import { HashPool, type Hasher, hasher, useHasher } from '../../platform/passwords/hash-pool.js';
-import { httpLoginForm } from '../../../test/login-form.js';
 
 // Logins beyond what hashing can take, over real sockets: the queue is bounded, and what does not
 // fit is answered at once with 503 and Retry-After instead of waiting behind thousands of hashes.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../platform/passwords/passwords.js';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, type TestApp, TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

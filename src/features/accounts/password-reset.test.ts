@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { shownRecoveryCodes, shownSecret, totpCode } from '../../../test/two-factor.js';
-import { QueryCounter } from '../../../test/query-count.js';
-import { TestSmtpServer } from '../../../test/smtp.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { buildTestApp, connectChat, createGroup, createUser, DEFAULT_PASSWORD, listen, loggedIn, QueryCounter, shownRecoveryCodes, shownSecret, type TestApp, TestBrowser, TestSmtpServer, totpCode } from '../../../test/index.js';
 import { verifyPassword } from '../../platform/passwords/passwords.js';
 import { RESET_TIMEOUT_SECONDS, encodeUid, makeResetToken } from './reset-tokens.js';
 

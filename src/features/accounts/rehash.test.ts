@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { buildTestApp, createUser, TestBrowser, type TestApp, testConfig } from '../../../test/helpers.js';
+import { buildTestApp, createUser, type TestApp, TestBrowser, testConfig } from '../../../test/index.js';
 
 /** The same database and secret with a higher PBKDF2_ITERATIONS: the operator raised the cost and restarted. */
 async function withRaisedCost(t: TestApp, iterations: number): Promise<FastifyInstance> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKeyId } from '../../platform/chain/session.js';
-import { DEFAULT_PASSWORD, type TestApp, TestBrowser, buildTestApp, createUser } from '../../../test/helpers.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, type TestApp, TestBrowser } from '../../../test/index.js';
 
 // "My sessions": each session is shown with its browser and address, and can be ended on its
 // own, named by its key id (a hash: the key itself is a credential and never leaves its cookie).

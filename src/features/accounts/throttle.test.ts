@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser, testConfig } from '../../../test/helpers.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, httpLoginForm, type TestApp, TestBrowser, testConfig } from '../../../test/index.js';
 import { type RunningServer, startServer } from '../../server.js';
-import { httpLoginForm } from '../../../test/login-form.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
+import { ApiClient, buildTestApp, createToken, loggedIn, racingOnLockedTable, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { TOKEN_PATTERN, hashToken } from '../../platform/api/tokens.js';
-import { racingOnLockedTable } from '../../../test/row-lock.js';
 import { MAX_TOKENS_PER_USER } from './tokens-repository.js';
 
 // The access tokens page: a token is shown once, in the answer that made it; only its hash is kept.

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestBrowser, type TestApp, buildTestApp } from '../../../test/helpers.js';
-import { atCodeStep, enrolledUser, totpCode } from '../../../test/two-factor.js';
+import { atCodeStep, buildTestApp, enrolledUser, type TestApp, TestBrowser, totpCode } from '../../../test/index.js';
 import { UsersRepository } from './repository.js';
 import { hashPassword } from '../../platform/passwords/passwords.js';
 import { PENDING_TTL_MS } from './two-factor-pending.js';

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { connectChat, listen } from '../../../test/ws.js';
-import { atCodeStep, enrolledUser, shownRecoveryCodes, shownSecret, totpCode } from '../../../test/two-factor.js';
+import { atCodeStep, buildTestApp, connectChat, createGroup, DEFAULT_PASSWORD, enrolledUser, listen, loggedIn, shownRecoveryCodes, shownSecret, type TestApp, TestBrowser, totpCode } from '../../../test/index.js';
 import { qrCodeImage, totpUri } from './two-factor-codes.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, type TestApp, buildTestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_PASSWORD, type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 import { adminCommands } from '../../cli/admin-commands.js';
 import type { User } from '../../db/schema.js';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
+import { buildTestApp, expectAllWrapped, loggedIn, type TestApp, type TestBrowser, useMarkedMessages } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 
 // The check for the administrators' pages and the API reference: every catalogue message

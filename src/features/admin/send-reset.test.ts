@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { TestSmtpServer } from '../../../test/smtp.js';
+import { buildTestApp, createUser, loggedIn, type TestApp, TestBrowser, TestSmtpServer } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 import { verifyPassword } from '../../platform/passwords/passwords.js';
 

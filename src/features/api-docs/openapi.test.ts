@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, TestBrowser, buildTestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

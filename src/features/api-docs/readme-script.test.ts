@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, type TestApp } from '../../../test/index.js';
 
 // The README's curl script, run as written against a listening server: signs in, creates a
 // token on the tokens page, creates a note with it and reads it back.

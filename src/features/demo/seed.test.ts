@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, loggedIn, TEST_ITERATIONS } from '../../../test/helpers.js';
+import { buildTestApp, createGroup, loggedIn, TEST_ITERATIONS, type TestApp, TestBrowser } from '../../../test/index.js';
 import { DEMO_USERNAMES, DemoRefused, type DemoLogin, seedDemo } from './seed.js';
 
 let t: TestApp;

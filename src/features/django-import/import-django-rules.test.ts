@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE, counts, dumpFiles, fixture } from '../../../test/django-dumps.js';
-import { type TestApp, buildTestApp } from '../../../test/helpers.js';
+import { buildTestApp, counts, dumpFiles, FIXTURE, fixture, type TestApp } from '../../../test/index.js';
 import { BadDump, formatReport, importDjango } from './import.js';
 import { parseDatetime } from './parse.js';
 

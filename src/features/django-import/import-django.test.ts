@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE, PASSWORDS, counts } from '../../../test/django-dumps.js';
-import { type TestApp, TestBrowser, buildTestApp } from '../../../test/helpers.js';
+import { buildTestApp, counts, FIXTURE, PASSWORDS, type TestApp, TestBrowser } from '../../../test/index.js';
 import { formatReport, importDjango, NotEmpty } from './import.js';
 
 describe('import-django of the fixture', () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { addShoppingItem, createShoppingList } from '../../../test/lists.js';
+import { addShoppingItem, buildTestApp, createGroup, createShoppingList, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { sweepExpired } from '../../maintenance.js';
 import { COALESCE_MS, KEEP_DAYS, KEEP_PER_GROUP, trimActivity } from './activity.js';
 

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { results } from '../../../test/api.js';
-import { apiCaller, fieldsOf, groupCast, memberIds } from '../../../test/groups-api.js';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
+import { apiCaller, buildTestApp, createGroup, createUser, fieldsOf, groupCast, memberIds, results, type TestApp, TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { results } from '../../../test/api.js';
-import { apiCaller, errorOf, fieldsOf, groupCast, memberIds } from '../../../test/groups-api.js';
-import { type TestApp, buildTestApp, createGroup } from '../../../test/helpers.js';
-import { createShoppingList } from '../../../test/lists.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { apiCaller, buildTestApp, createGroup, createNote, createShoppingList, errorOf, fieldsOf, groupCast, memberIds, results, type TestApp } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

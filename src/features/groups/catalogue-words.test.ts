@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
 import { recordActivity } from './activity.js';
-import { ApiClient } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { createShoppingList } from '../../../test/lists.js';
+import { ApiClient, buildTestApp, createGroup, createShoppingList, expectAllWrapped, loggedIn, type TestApp, type TestBrowser, useMarkedMessages } from '../../../test/index.js';
 
 // Groups, chat and notifications: every page rendered with the catalogue's
 // messages wrapped in ⟦ ⟧ has no readable text outside them. User content is wrapped by the test

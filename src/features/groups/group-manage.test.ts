@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
-import { createShoppingList } from '../../../test/lists.js';
+import { buildTestApp, createGroup, createNote, createShoppingList, createUser, loggedIn, type TestApp } from '../../../test/index.js';
 
 // The group page's shared notes and lists, renaming a group, and the confirmations of leaving and
 // removing a member.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
+import { buildTestApp, createGroup, createUser, loggedIn, type TestApp } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

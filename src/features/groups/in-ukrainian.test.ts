@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { ApiClient } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { ApiClient, buildTestApp, connectChat, createGroup, listen, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Groups, chat and notifications in Ukrainian: for a browser that asks for it, or a user who
 // chose it; dates in Ukrainian too; the API's `code`s and the socket's fields stay English.

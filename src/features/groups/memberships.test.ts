@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
+import { buildTestApp, createGroup, createToken, createUser, type TestApp } from '../../../test/index.js';
 import { CallerColumns } from '../../platform/chain/caller-columns.js';
 import { SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
 import { TokenStore } from '../../platform/api/tokens.js';

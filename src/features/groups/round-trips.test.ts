@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { QueryCounter } from '../../../test/query-count.js';
-import { createNote } from '../../../test/notes-factories.js';
-import { createShoppingList } from '../../../test/lists.js';
+import { buildTestApp, createGroup, createNote, createShoppingList, createUser, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
 // the other. These tests pin how many a group page makes, the session's included, so that a

@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { createTestDatabase } from '../../../test/database.js';
-import { testConfig } from '../../../test/helpers.js';
+import { createTestDatabase, testConfig } from '../../../test/index.js';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const cleanups: (() => Promise<void>)[] = [];

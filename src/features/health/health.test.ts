@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { type TestApp, buildTestApp, createUser, testConfig, TestBrowser } from '../../../test/helpers.js';
-import { createTestDatabase } from '../../../test/database.js';
+import { buildTestApp, createTestDatabase, createUser, type TestApp, TestBrowser, testConfig } from '../../../test/index.js';
 import { runChecks } from './service.js';
 
 let t: TestApp;

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { ApiClient, createToken, results } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { ApiClient, buildTestApp, createToken, createUser, LIST_KINDS, listTablesSnapshot, results, type TestApp } from '../../../test/index.js';
 
 // Who may do what through the lists API, endpoint by endpoint, exactly as the pages: the owner
 // reads and changes; a user it is shared with reads; anyone else gets the 404 of an absent list.

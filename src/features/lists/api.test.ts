@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { ApiClient, createToken, results } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { listTablesSnapshot, notificationsOf } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { ApiClient, buildTestApp, createToken, createUser, LIST_KINDS, listTablesSnapshot, loggedIn, notificationsOf, results, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // The owner's use of the lists API, its validation, paging and ETags. Who else may do what:
 // api-permissions.test.ts; what only shopping lists have (groups, money): shopping/api.test.ts.

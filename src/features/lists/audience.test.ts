@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { expectPanelAgreesWithRules, panelRows } from '../../../test/audience.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createShoppingList, createTodoList } from '../../../test/lists.js';
+import { buildTestApp, createGroup, createShoppingList, createTodoList, createUser, expectPanelAgreesWithRules, loggedIn, panelRows, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { listsRepository } from './repository.js';
 import { SHOPPING } from './shopping/kind.js';
 import { TODO } from './todo/kind.js';

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, ShoppingItem, ShoppingList, TodoItem, TodoList, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList, shoppingRows, todoRows } from '../../../test/lists.js';
+import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createShoppingList, createTodoList, expectAllWrapped, loggedIn, shoppingRows, type TestApp, type TestBrowser, todoRows, useMarkedMessages } from '../../../test/index.js';
 
 // The to-do, shopping and sharing pages: every word on them comes from the
 // catalogue. User content is wrapped in ⟦ ⟧ by the data itself, or (usernames) named.

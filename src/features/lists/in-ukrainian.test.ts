@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { addShoppingItem, addTodoItem, ApiClient, buildTestApp, connectChat, createShoppingList, createTodoList, createToken, listen, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // The lists in Ukrainian: words from the catalogue, numbers as Ukrainian writes and types them
 // (`8,69`, `1,5` kg), API messages in Ukrainian with the same English codes, and live rows

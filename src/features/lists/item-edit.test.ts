@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { buildTestApp, LIST_KINDS, listTablesSnapshot, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 
 // An item's own pages: editing it and confirming its deletion are the owner's (anyone else gets
 // the 404 of an absent item, nothing changed), a failed edit or add shows an error summary on top,

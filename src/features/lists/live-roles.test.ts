@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { createShoppingList, createTodoList } from '../../../test/lists.js';
+import { buildTestApp, createGroup, createShoppingList, createTodoList, createUser, type TestApp } from '../../../test/index.js';
 import { rolesOn } from './live-roles.js';
 import { listsRepository } from './repository.js';
 import { SHOPPING } from './shopping/kind.js';

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, createUser } from '../../../test/helpers.js';
-import { addShoppingItem, createShoppingList } from '../../../test/lists.js';
-import { type Instance, twoInstances } from '../../../test/redis-instances.js';
-import { connectChat } from '../../../test/ws.js';
+import { addShoppingItem, connectChat, createShoppingList, createUser, type Instance, TestBrowser, twoInstances } from '../../../test/index.js';
 
 // Two instances of the app on one database, talking through Redis (see chat.redis.test.ts).
 let one: Instance;

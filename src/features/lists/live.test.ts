@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
-import { type ChatClient, connectChat, listen, refusedStatus } from '../../../test/ws.js';
+import { addShoppingItem, addTodoItem, ApiClient, buildTestApp, type ChatClient, connectChat, createGroup, createShoppingList, createTodoList, createToken, listen, loggedIn, refusedStatus, type TestApp } from '../../../test/index.js';
 
 let t: TestApp;
 let address: string;

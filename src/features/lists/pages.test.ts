@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { buildTestApp, createUser, LIST_KINDS, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // The owner's list pages: creating and editing a list, the item form's checks, the order items
 // are shown in, and escaping. Who else may do what: permissions.test.ts.

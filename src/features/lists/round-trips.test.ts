@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { QueryCounter } from '../../../test/query-count.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { buildTestApp, createUser, LIST_KINDS, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
 // the other. These tests pin how many a list page makes, the session's included, so that a

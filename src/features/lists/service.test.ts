@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFound } from '../../errors.js';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList, listTablesSnapshot } from '../../../test/lists.js';
+import { addShoppingItem, addTodoItem, buildTestApp, createShoppingList, createTodoList, createUser, listTablesSnapshot, type TestApp } from '../../../test/index.js';
 import { ListService } from './service.js';
 import { SHOPPING } from './shopping/kind.js';
 import { TODO } from './todo/kind.js';

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { buildTestApp, createGroup, createUser, LIST_KINDS, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // The owner's sharing box: sharing by username, with every member of one of the owner's groups,
 // and changing a share's permission. Who may share at all: permissions.test.ts.

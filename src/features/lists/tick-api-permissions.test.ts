@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { ApiClient, buildTestApp, createToken, createUser, LIST_KINDS, listTablesSnapshot, type TestApp } from '../../../test/index.js';
 
 // The tick permission through the lists API, role by role: who may add and tick items (with who
 // and when in the answer), and that the owner-only changes stay the owner's. A shopping list's

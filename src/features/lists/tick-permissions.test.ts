@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { listTablesSnapshot } from '../../../test/lists.js';
-import { LIST_KINDS } from '../../../test/list-kinds.js';
+import { buildTestApp, createUser, LIST_KINDS, listTablesSnapshot, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 
 // The tick permission on list pages, action by action and role by role: the roles that may act
 // first, then every refused role gets the 404 of an absent list and nothing changes. A shopping

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { makeZip, upload } from '../../../test/zips.js';
+import { buildTestApp, expectAllWrapped, loggedIn, makeZip, type TestApp, type TestBrowser, upload, useMarkedMessages } from '../../../test/index.js';
 
 // The my-data pages (import, delete the account) and their errors.
 

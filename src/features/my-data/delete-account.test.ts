@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { buildTestApp, connectChat, createGroup, createNote, createNotebook, createShoppingList, createTag, createTodoList, createUser, DEFAULT_PASSWORD, listen, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 
 let t: TestApp;

@@ -2,11 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote, createNotebook, createReminder, createTag } from '../../../test/notes-factories.js';
-import { listen } from '../../../test/ws.js';
-import { unzip } from '../../../test/zips.js';
+import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createNote, createNotebook, createReminder, createShoppingList, createTag, createTodoList, createUser, listen, loggedIn, type TestApp, TestBrowser, unzip } from '../../../test/index.js';
 import { exportDocumentSchema } from './export-document.js';
 
 let t: TestApp;

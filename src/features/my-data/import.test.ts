@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { addShoppingItem, addTodoItem, createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote, createNotebook, createReminder, createTag } from '../../../test/notes-factories.js';
-import { makeZip, upload } from '../../../test/zips.js';
+import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createNote, createNotebook, createReminder, createShoppingList, createTag, createTodoList, createUser, loggedIn, makeZip, type TestApp, TestBrowser, upload } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 import { dueFrom, parseWallTime } from '../../platform/wall-clock.js';
 import { importIntoAccount } from './import-service.js';

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, type ApiResponse, createToken, results } from '../../../test/api.js';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createNote, createNotebook, findNote } from '../../../test/notes-factories.js';
-import { racingOnLockedRow } from '../../../test/row-lock.js';
+import { ApiClient, type ApiResponse, buildTestApp, createGroup, createNote, createNotebook, createToken, createUser, findNote, loggedIn, racingOnLockedRow, results, type TestApp, TestBrowser } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 import { encodeCursor } from '../../platform/api/paging.js';
 

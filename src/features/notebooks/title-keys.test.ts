@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { dumpFiles } from '../../../test/django-dumps.js';
-import { makeZip, upload } from '../../../test/zips.js';
-import { createNotebook } from '../../../test/notes-factories.js';
+import { ApiClient, buildTestApp, createNotebook, createToken, createUser, dumpFiles, loggedIn, makeZip, type TestApp, type TestBrowser, upload } from '../../../test/index.js';
 import { importDjango } from '../django-import/import.js';
 
 // Notebook titles are unique per owner once folded (migration 0021), as tag names are.

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
-import { type ApiResponse, ApiClient, createToken, results } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
+import { ApiClient, type ApiResponse, buildTestApp, createGroup, createNote, createNotebook, createTag, createToken, createUser, results, type TestApp } from '../../../test/index.js';
 
 // GET /api/v1/notes/: the notes page's list (its visibility, filters, order and search) as JSON,
 // paged by a cursor.

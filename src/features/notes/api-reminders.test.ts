@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
 import { formatWallTime, wallTimeAt } from '../../platform/wall-clock.js';
-import { ApiClient, createToken, results } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { createNote, createReminder } from '../../../test/notes-factories.js';
+import { ApiClient, buildTestApp, createGroup, createNote, createReminder, createToken, createUser, results, type TestApp } from '../../../test/index.js';
 import { REMINDERS_PER_NOTE } from './reminders-forms.js';
 
 // Reminders through the API, as on the note page: the note's owner alone adds, lists and deletes

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
+import { ApiClient, buildTestApp, createGroup, createNote, createNotebook, createTag, createToken, findNote, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 /** The API's words for an id that names nothing the caller may use (platform.json's form.invalid_choice). */
 const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.';

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
-import { expectPanelAgreesWithRules, panelRows } from '../../../test/audience.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createUser, expectPanelAgreesWithRules, loggedIn, panelRows, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { NotesRepository } from './repository.js';
 
 // "Who can see this" on a note page is the notes' own visibility and ownership queries asked for

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, Notebook, Tag, User } from '../../db/schema.js';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { createNote, createNotebook, createReminder, createTag } from '../../../test/notes-factories.js';
+import { ApiClient, buildTestApp, createGroup, createNote, createNotebook, createReminder, createTag, createToken, expectAllWrapped, loggedIn, type TestApp, type TestBrowser, useMarkedMessages } from '../../../test/index.js';
 
 // The notes pages: every word a person reads comes from the catalogue.
 // User content (titles, tag and notebook names, usernames, zones) is wrapped here or named.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createNotebook, createTag, findNote, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 let me: { user: User; browser: TestBrowser };

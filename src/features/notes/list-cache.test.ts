@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createTag } from '../../../test/notes-factories.js';
-import { QueryCounter } from '../../../test/query-count.js';
+import { buildTestApp, createGroup, createNote, createTag, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // The list and note pages may be served from the page cache (platform/views/page-cache.ts). Each
 // test first has the page shown (and so kept), then changes something and asks again: a page must

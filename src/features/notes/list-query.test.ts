@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createUser, type TestApp } from '../../../test/index.js';
 import { PAGE_SIZE, withDetails } from './list-query.js';
 import { NotesRepository } from './repository.js';
 

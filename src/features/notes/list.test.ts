@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createNotebook, createTag } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createNotebook, createTag, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createNotebook, createTag, findNote, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // What a note's page and form do in everyday use: an edit lands on the note, "New note" preselects
 // where it came from, "Pinned by", one-click archive.

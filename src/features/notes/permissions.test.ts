@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, findNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, findNote, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Who may do what with a note: the owner reads and changes; a member of the note's group reads only;
 // anyone else gets the same 404 as for a note that does not exist.

@@ -1,8 +1,7 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createUser, type TestApp } from '../../../test/index.js';
 import { NotesApiRepository } from './api-repository.js';
 import { NotesRepository } from './repository.js';
 import { searchTerms } from './search.js';

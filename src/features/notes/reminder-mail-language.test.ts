@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { TestSmtpServer } from '../../../test/smtp.js';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createNote, createUser, type TestApp, TestSmtpServer } from '../../../test/index.js';
 import { Hub } from '../../platform/hub/hub.js';
 import { MemoryTransport } from '../../platform/hub/transport.js';
 import { Outbox } from '../../platform/mail/outbox.js';

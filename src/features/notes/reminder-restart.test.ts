@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../../test/database.js';
-import { createUser, testConfig } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { createNote, createTestDatabase, createUser, testConfig, type TestDatabase } from '../../../test/index.js';
 import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { type RunningServer, startServer } from '../../server.js';

@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../db/database.js';
 import type { User } from '../../db/schema.js';
-import { TestSmtpServer } from '../../../test/smtp.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createNote, loggedIn, type TestApp, type TestBrowser, TestSmtpServer } from '../../../test/index.js';
 import { Hub } from '../../platform/hub/hub.js';
 import { MemoryTransport } from '../../platform/hub/transport.js';
 import { Outbox } from '../../platform/mail/outbox.js';

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, Note, User } from '../../db/schema.js';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 import { dateTimeIn } from '../../platform/time-zones.js';
 import { formatWallTime, wallTimeAt } from '../../platform/wall-clock.js';
 import { REMINDERS_PER_NOTE } from './reminders-forms.js';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createGroup, loggedIn, type TestApp } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, loggedIn, type TestApp } from '../../../test/index.js';
 import { renderMarkdown } from './markdown.js';
 
 const TRACKER = 'https://tracker.example/pixel.png?reader=1';

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Note, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createNote, createNotebook, createTag, findNote } from '../../../test/notes-factories.js';
-import { QueryCounter } from '../../../test/query-count.js';
-import { ApiClient, createToken } from '../../../test/api.js';
+import { ApiClient, buildTestApp, createGroup, createNote, createNotebook, createTag, createToken, createUser, findNote, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Each statement is a round trip to the database (over the network on PostgreSQL), one after
 // the other. These tests pin how many a page makes, the session's included, with nothing kept

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createTag } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createTag, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Search says how many archived notes match too, keeps the tag and notebook filters,
 // and matches the caller's own tag names. Runs on SQLite (FTS5) and PostgreSQL (tsvector).

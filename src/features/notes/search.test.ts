@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { createNote, createTag } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createTag, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { RECENT_WINDOW, fts5Query, searchTerms, tsQuery } from './search.js';
 
 // Runs on SQLite (FTS5) and, with DATABASE_URL=postgres://..., on PostgreSQL (tsvector + GIN).

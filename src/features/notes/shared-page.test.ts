@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
 import type { Note, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createNote } from '../../../test/notes-factories.js';
-import { QueryCounter } from '../../../test/query-count.js';
+import { buildTestApp, createGroup, createNote, createUser, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // A group note's readers (everyone who may see it but its owner) all get the same page but for
 // the navigation and the "you" beside their name: it is kept once for all of them (render.ts's

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, type ApiResponse, createToken, results } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
-import { connectChat, listen } from '../../../test/ws.js';
+import { ApiClient, type ApiResponse, buildTestApp, connectChat, createToken, createUser, listen, loggedIn, results, type TestApp } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 import { Notifications } from './notifications.js';
 

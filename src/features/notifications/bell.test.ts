@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
+import { expectAllWrapped, useMarkedMessages } from '../../../test/index.js';
 import { translator } from '../../platform/i18n/index.js';
 import { COUNT_CAP } from '../../platform/navigation.js';
 import type { ViewContext } from '../../platform/views/context.js';

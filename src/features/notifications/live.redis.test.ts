@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, createGroup, createUser } from '../../../test/helpers.js';
-import { type Instance, twoInstances } from '../../../test/redis-instances.js';
-import { connectChat } from '../../../test/ws.js';
+import { connectChat, createGroup, createUser, type Instance, TestBrowser, twoInstances } from '../../../test/index.js';
 
 // Two instances of the app on one database (a shared SQLite file, or PostgreSQL when
 // DATABASE_URL names it), talking through Redis on a channel prefix of this run only.

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createTodoList } from '../../../test/lists.js';
-import { type ChatClient, connectChat, listen, refusedStatus } from '../../../test/ws.js';
+import { buildTestApp, type ChatClient, connectChat, createGroup, createTodoList, createUser, listen, loggedIn, refusedStatus, type TestApp } from '../../../test/index.js';
 import { Notifications } from './notifications.js';
 
 // The bell's live count over a real socket on a real listening server.

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../test/helpers.js';
-import { createShoppingList, createTodoList } from '../../../test/lists.js';
-import { createNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createShoppingList, createTodoList, createUser, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { Notifications } from './notifications.js';
 import { PAGE_SIZE } from './repository.js';
 

@@ -1,7 +1,7 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
+import { buildTestApp, createUser, type TestApp } from '../../../test/index.js';
 import { unreadCountQuery } from './notifications.js';
 
 // Every page's session statement counts the caller's unread notifications: it must read the

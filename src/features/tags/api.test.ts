@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, type ApiResponse, createToken, results } from '../../../test/api.js';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, createUser } from '../../../test/helpers.js';
-import { createNote, createTag } from '../../../test/notes-factories.js';
-import { racingOnLockedRow } from '../../../test/row-lock.js';
+import { ApiClient, type ApiResponse, buildTestApp, createGroup, createNote, createTag, createToken, createUser, racingOnLockedRow, results, type TestApp, TestBrowser } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 
 // /api/v1/tags/: the owner's alone, like the pages; names unique per owner by the same identity key.

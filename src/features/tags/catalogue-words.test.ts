@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tag, User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { expectAllWrapped, useMarkedMessages } from '../../../test/language-markers.js';
-import { createTag } from '../../../test/notes-factories.js';
+import { buildTestApp, createTag, expectAllWrapped, loggedIn, type TestApp, type TestBrowser, useMarkedMessages } from '../../../test/index.js';
 
 // The tags pages: every word a person reads comes from the catalogue.
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../test/helpers.js';
-import { createNote, createTag, findNote } from '../../../test/notes-factories.js';
+import { buildTestApp, createNote, createTag, findNote, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 let owner: { user: User; browser: TestBrowser };

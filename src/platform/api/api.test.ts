@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createToken } from '../../../test/api.js';
-import { type TestApp, TestBrowser, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { ApiClient, buildTestApp, createToken, createUser, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 import { TOKEN_PATTERN, newToken } from './tokens.js';
 
 // The rules every API route shares (platform/api/layer.ts, routes.ts, the CSRF and

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken } from '../../../test/api.js';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { QueryCounter } from '../../../test/query-count.js';
+import { buildTestApp, createToken, createUser, QueryCounter, type TestApp } from '../../../test/index.js';
 import { CallerColumns } from '../chain/caller-columns.js';
 import { TokenStore, newToken } from './tokens.js';
 

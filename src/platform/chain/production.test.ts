@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, type TestApp, TestBrowser } from '../../../test/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createUser } from '../../../test/helpers.js';
-import { QueryCounter } from '../../../test/query-count.js';
+import { buildTestApp, createUser, QueryCounter, type TestApp } from '../../../test/index.js';
 import { SessionStore, sessionAuthHash } from './session.js';
 import type { RouteColumn } from './route-column.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.js';
-import { type TestApp, buildTestApp, createUser, loggedIn } from '../../../test/helpers.js';
+import { buildTestApp, createUser, loggedIn, type TestApp } from '../../../test/index.js';
 import { CallerColumns } from './caller-columns.js';
 import { SessionStore, sessionAuthHash } from './session.js';
 

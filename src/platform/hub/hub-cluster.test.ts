@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HubEvent } from './hub.js';
-import { type FixtureWorker, forkFixtureWorkers } from '../../../test/cluster.js';
+import { type FixtureWorker, forkFixtureWorkers } from '../../../test/index.js';
 import { relayHubEvents } from './hub-cluster.js';
 
 interface Report {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, loggedIn } from '../../../test/helpers.js';
-import { binaryFrame, rawUpgrade, serverConnections, upgradeRequest, waitUntil } from '../../../test/upgrade.js';
-import { listen } from '../../../test/ws.js';
+import { binaryFrame, buildTestApp, createGroup, listen, loggedIn, rawUpgrade, serverConnections, type TestApp, upgradeRequest, waitUntil } from '../../../test/index.js';
 
 // An upgrade request answered over HTTP (a redirect, an error) left its
 // socket with no owner: the server never closed it, even after the client had (CLOSE-WAIT for

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, loggedIn } from '../../../test/helpers.js';
+import { buildTestApp, loggedIn, type TestApp } from '../../../test/index.js';
 
 // The platform's end of the catalogue: which language a page speaks. (Each feature's words are
 // tested where its pages are; the login page is the page the issue names.)

@@ -1,8 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { TestSmtpServer } from '../../../test/smtp.js';
+import { createTestDatabase, type TestDatabase, TestSmtpServer } from '../../../test/index.js';
 import { type DatabaseHandle, openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createMailer, type Mail, type MailLog } from './mailer.js';

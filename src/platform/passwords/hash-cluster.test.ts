@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { pbkdf2Sync } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureWorker, forkFixtureWorkers } from '../../../test/cluster.js';
+import { type FixtureWorker, forkFixtureWorkers } from '../../../test/index.js';
 import { PrimaryHasher, serveHashing } from './hash-cluster.js';
 import { HashPool, HashingUnavailable } from './hash-pool.js';
 

@@ -1,7 +1,7 @@
 import { type Socket, connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../test/helpers.js';
+import { buildTestApp } from '../../../test/index.js';
 import type { Dialect } from '../../db/database.js';
 import { SQLITE_READS_PER_TURN, writesFirst } from './writes-first.js';
 

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, createToken } from '../../../../test/api.js';
-import { type Instance, twoInstances } from '../../../../test/redis-instances.js';
-import { TestBrowser, createGroup, createUser } from '../../../../test/helpers.js';
-import { connectChat } from '../../../../test/ws.js';
+import { ApiClient, connectChat, createGroup, createToken, createUser, type Instance, TestBrowser, twoInstances } from '../../../../test/index.js';
 
 // The API's writes reach chat sockets on another instance through Redis, as the pages' and the
 // socket's own do: two instances on one database, on a channel prefix of this run only.

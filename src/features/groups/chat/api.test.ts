@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { results } from '../../../../test/api.js';
-import { type Caller, fieldsOf, groupCast } from '../../../../test/groups-api.js';
-import { type TestApp, TestBrowser, buildTestApp } from '../../../../test/helpers.js';
-import { type ChatClient, connectChat, listen } from '../../../../test/ws.js';
+import { buildTestApp, type Caller, type ChatClient, connectChat, fieldsOf, groupCast, listen, results, type TestApp, TestBrowser } from '../../../../test/index.js';
 
 let t: TestApp;
 let address: string;

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
-import { createShoppingList, createTodoList } from '../../../../test/lists.js';
-import { createNote } from '../../../../test/notes-factories.js';
+import { buildTestApp, createGroup, createNote, createShoppingList, createTodoList, loggedIn, type TestApp, type TestBrowser } from '../../../../test/index.js';
 import { MAX_CARD_REFS } from './cards.js';
 
 // GET /groups/<pk>/chat/cards/: the cards a member sees for links in the chat, each through its

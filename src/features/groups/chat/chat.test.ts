@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, TestBrowser, type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
-import { type ChatClient, connectChat, listen, refusedStatus } from '../../../../test/ws.js';
+import { buildTestApp, type ChatClient, connectChat, createGroup, createUser, DEFAULT_PASSWORD, listen, loggedIn, refusedStatus, type TestApp, TestBrowser } from '../../../../test/index.js';
 import { sessionKeyId } from '../../../platform/chain/session.js';
 
 const TRUSTED = 'https://tunnel.example';

@@ -2,10 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../../db/database.js';
 import { migrateToLatest } from '../../../db/migrate.js';
 import { SessionStore, sessionAuthHash } from '../../../platform/chain/session.js';
-import { createTestDatabase, type TestDatabase } from '../../../../test/database.js';
-import { TEST_SECRET, createGroup, createUser } from '../../../../test/helpers.js';
-import { type ServeProcess, spawnServe } from '../../../../test/serve-process.js';
-import { type ChatClient, connectChat } from '../../../../test/ws.js';
+import { type ChatClient, connectChat, createGroup, createTestDatabase, createUser, type ServeProcess, spawnServe, TEST_SECRET, type TestDatabase } from '../../../../test/index.js';
 
 // `serve` with two cluster workers and no Redis: the primary relays hub events between them.
 const CLIENTS = 6;

@@ -5,7 +5,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { Hub } from '../../../platform/hub/hub.js';
 import { MemoryTransport } from '../../../platform/hub/transport.js';
 import { SessionStore } from '../../../platform/chain/session.js';
-import { type TestApp, buildTestApp, createGroup, createUser, testConfig } from '../../../../test/helpers.js';
+import { buildTestApp, createGroup, createUser, type TestApp, testConfig } from '../../../../test/index.js';
 import { lostAccessCheck } from './access.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections, MAX_PENDING } from './connections.js';
 import { GroupsRepository } from '../repository.js';

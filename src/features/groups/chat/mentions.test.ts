@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../db/schema.js';
-import { ApiClient } from '../../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
-import { connectChat, listen } from '../../../../test/ws.js';
+import { ApiClient, buildTestApp, connectChat, createGroup, createUser, listen, loggedIn, type TestApp, type TestBrowser } from '../../../../test/index.js';
 import { MAX_MENTIONS, mentionedKeys } from './mentions.js';
 
 let t: TestApp;

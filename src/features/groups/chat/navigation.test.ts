@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
-import { ApiClient } from '../../../../test/api.js';
+import { ApiClient, buildTestApp, createGroup, loggedIn, type TestApp, type TestBrowser } from '../../../../test/index.js';
 import { chatTime } from './views.js';
 
 // On a group's chat page the navigation's Chat link is the current one, and its count leaves out

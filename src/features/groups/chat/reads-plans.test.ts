@@ -1,7 +1,7 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../../db/schema.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../../test/helpers.js';
+import { buildTestApp, createGroup, createUser, type TestApp } from '../../../../test/index.js';
 import { unreadChatTotalQuery, unreadInGroupQuery } from './reads.js';
 
 // Every page reads the unread total with its session: it must read the messages past the mark off

@@ -1,7 +1,6 @@
 import { type KyselyPlugin, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, SelectQueryNode, type UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
-import { connectChat, listen } from '../../../../test/ws.js';
+import { buildTestApp, connectChat, createGroup, createUser, listen, loggedIn, type TestApp } from '../../../../test/index.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/database.js';
 import { Hub } from '../../../platform/hub/hub.js';
 import { MemoryTransport } from '../../../platform/hub/transport.js';

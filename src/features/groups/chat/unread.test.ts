@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
-import { QueryCounter } from '../../../../test/query-count.js';
-import { type ChatClient, connectChat, listen } from '../../../../test/ws.js';
-import { ApiClient } from '../../../../test/api.js';
+import { ApiClient, buildTestApp, type ChatClient, connectChat, createGroup, listen, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../../test/index.js';
 
 // Unread chat messages: per group on /groups/ and in every page's navigation, read with the
 // session's own statement; someone else's messages above the reader's mark, opening the chat reads them.

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../db/schema.js';
-import { ApiClient, createToken, results } from '../../../../test/api.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList, listTablesSnapshot, shoppingRows } from '../../../../test/lists.js';
+import { addShoppingItem, ApiClient, buildTestApp, createGroup, createShoppingList, createToken, createUser, listTablesSnapshot, results, shoppingRows, type TestApp } from '../../../../test/index.js';
 
 // What only the shopping API has: a list's group, quantities and prices as exact decimals, and
 // the estimated total. What both kinds of list do: ../api.test.ts.

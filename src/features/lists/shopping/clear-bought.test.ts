@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../../db/schema.js';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList, listTablesSnapshot, shoppingRows } from '../../../../test/lists.js';
+import { addShoppingItem, buildTestApp, createGroup, createShoppingList, listTablesSnapshot, loggedIn, shoppingRows, type TestApp, TestBrowser } from '../../../../test/index.js';
 
 // Clearing a shopping list's bought items is the owner's; anyone else gets the 404 of an absent
 // list and nothing goes.

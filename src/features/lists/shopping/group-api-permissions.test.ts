@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, SharePermission, User } from '../../../db/schema.js';
-import { ApiClient, createToken, results } from '../../../../test/api.js';
-import { type TestApp, buildTestApp, createGroup, createUser } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList, listTablesSnapshot } from '../../../../test/lists.js';
+import { addShoppingItem, ApiClient, buildTestApp, createGroup, createShoppingList, createToken, createUser, listTablesSnapshot, results, type TestApp } from '../../../../test/index.js';
 
 // A shopping list's group through the API, exactly as on the pages: its members read the list,
 // and with the group's `tick` permission also add items and mark them bought; the rest stays the

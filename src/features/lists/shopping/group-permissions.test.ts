@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, SharePermission, User } from '../../../db/schema.js';
-import { type TestApp, TestBrowser, buildTestApp, createGroup, createUser, deleteGroup, loggedIn } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList, listTablesSnapshot, shoppingRows } from '../../../../test/lists.js';
+import { addShoppingItem, buildTestApp, createGroup, createShoppingList, createUser, deleteGroup, listTablesSnapshot, loggedIn, shoppingRows, type TestApp, TestBrowser } from '../../../../test/index.js';
 
 // A shopping list's group on its pages: its members read the list, and with the group's `tick`
 // permission also tick and add items; everything else stays the owner's, and a member refused

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList, listTablesSnapshot, shoppingRows } from '../../../../test/lists.js';
+import { addShoppingItem, buildTestApp, createGroup, createShoppingList, createUser, listTablesSnapshot, loggedIn, shoppingRows, type TestApp, type TestBrowser } from '../../../../test/index.js';
 
 // What only shopping list pages have: a group chosen among the owner's, quantities, units and
 // prices checked field by field. What both kinds of list do: ../pages.test.ts.

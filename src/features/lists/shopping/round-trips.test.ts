@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShoppingList, User } from '../../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, createUser, loggedIn } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList } from '../../../../test/lists.js';
-import { QueryCounter } from '../../../../test/query-count.js';
+import { addShoppingItem, buildTestApp, createGroup, createShoppingList, createUser, loggedIn, QueryCounter, type TestApp, type TestBrowser } from '../../../../test/index.js';
 
 // The round trips of shopping pages with what only they show: a store, unpriced items and a
 // list of the caller's group (see ../round-trips.test.ts for the pages of both kinds).

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../../db/schema.js';
-import { type TestApp, type TestBrowser, buildTestApp, createGroup, loggedIn } from '../../../../test/helpers.js';
-import { addShoppingItem, createShoppingList, shoppingRows } from '../../../../test/lists.js';
+import { addShoppingItem, buildTestApp, createGroup, createShoppingList, loggedIn, shoppingRows, type TestApp, type TestBrowser } from '../../../../test/index.js';
 
 // A shopping list page's estimated total of what is left to buy: exact cents, shown to everyone
 // who reads the list, in the user's currency.

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../db/schema.js';
-import { ApiClient, createToken } from '../../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, createUser, loggedIn } from '../../../../test/helpers.js';
-import { addTodoItem, createTodoList, listTablesSnapshot, todoRows } from '../../../../test/lists.js';
+import { addTodoItem, ApiClient, buildTestApp, createTodoList, createToken, createUser, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser, todoRows } from '../../../../test/index.js';
 
 // Assignees of to-do items: anyone who may read the list, set on the page, the edit form and
 // the API; and "Assigned to me" on /todo/.

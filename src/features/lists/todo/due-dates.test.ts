@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../db/schema.js';
-import { ApiClient, createToken } from '../../../../test/api.js';
-import { type TestApp, type TestBrowser, buildTestApp, loggedIn } from '../../../../test/helpers.js';
-import { addTodoItem, createTodoList, listTablesSnapshot, todoRows } from '../../../../test/lists.js';
+import { addTodoItem, ApiClient, buildTestApp, createTodoList, createToken, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser, todoRows } from '../../../../test/index.js';
 import { todayIn } from '../../../platform/time-zones.js';
 import { isValidDueDate } from './dates.js';
 
