@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { msg } from '../../platform/i18n/index.js';
 import { permissionField, shareForm, type SharedUser } from './sharing.js';
 
 // The JSON every kind of list shares: times, shares and their permission. Each kind's
@@ -27,3 +28,12 @@ export const shareBody = z
     permission: permission.optional().describe('For `add`: `read` (the default) or `tick`; adding an existing user changes their permission.'),
   })
   .strict();
+
+/** The body that ticks an item or not, in the kind's own word (`is_done`, `is_bought`), read as done or not. */
+export function donePatch<Field extends string>(field: Field) {
+  const shape = { [field]: z.boolean({ error: msg('lists.send_boolean') }) } as Record<Field, z.ZodBoolean>;
+  return z
+    .object(shape)
+    .strict()
+    .transform((body) => (body as Record<string, boolean>)[field] === true);
+}

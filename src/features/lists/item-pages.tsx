@@ -82,3 +82,18 @@ export function DeleteItemPage({ ctx, kind, item }: { ctx: ViewContext; kind: Ki
     consequence: ctx.t('lists.delete_item_consequence', { kind: kind.name }),
   });
 }
+
+/** An item's tick: a button for whoever may tick it (`label` names it for screen readers), else its state in words. */
+export function ItemTick({ ctx, kind, itemId, done, canTick, label, state }: {
+  ctx: ViewContext; kind: KindPaths; itemId: number; done: boolean; canTick: boolean; label: string; state: string;
+}) {
+  if (!canTick) return <span class="state">{state}</span>;
+  return (
+    <form method="post" action={`${kind.base}/items/${itemId}/toggle/`} class="inline">
+      <CsrfField ctx={ctx} />
+      <button type="submit" class="toggle secondary outline small" aria-label={label}>
+        <span aria-hidden="true">{done ? '☑' : '☐'}</span>
+      </button>
+    </form>
+  );
+}

@@ -67,6 +67,7 @@ export function listItems<Item extends ItemRow, ItemInput>(db: Kysely<Database>,
         ...kind.items.insert(db, input, { id: listIdValue, ref: listId }),
       };
       const columns = Object.keys(values);
+      // The kind's own columns by name (kind.ts): its insert names them for its own table.
       const row = await db
         .insertInto(items)
         .columns(columns as never)
@@ -122,6 +123,7 @@ export function listItems<Item extends ItemRow, ItemInput>(db: Kysely<Database>,
     async updateOwned(userId: number, id: number, listIdValue: number, input: ItemInput): Promise<number | undefined> {
       const row = await db
         .updateTable(items)
+        // The kind's own columns (kind.ts): its update names them for its own table.
         .set(kind.items.update(db, input, listIdValue) as never)
         .where('id', '=', id)
         .where('list_id', '=', listIdValue)

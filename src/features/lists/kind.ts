@@ -5,6 +5,11 @@ import type { Message, MessageKey } from '../../platform/i18n/index.js';
 // What a kind of list is, for the engine of this folder: its names, its tables and what its items
 // hold. The engine (access, items, sharing, live sockets, API, pages) is written once for every
 // kind; a kind's folder (todo/, shopping/) says only what differs, through this contract.
+//
+// The engine's statements are typed on the union of the kinds' tables, whose shared columns have
+// the same names. Where a kind's own columns come in (the values its forms write, the rows its
+// pages read), the engine casts at that one place, to the column names or the row type the kind
+// declares here: the compiler checks each kind's values against its own table there.
 
 /** The tables of the kinds. Where they mean the same their columns have the same names (migrations 0004, 0017, 0024). */
 export type ListTable = 'todo_lists' | 'shopping_lists';

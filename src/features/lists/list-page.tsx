@@ -7,6 +7,7 @@ import { AudiencePanel } from '../../platform/views/audience.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
 import { Layout } from '../../platform/views/layout.js';
+import { TITLE_MAX } from './forms.js';
 import { ErrorSummary, ReplaceUrl } from './item-pages.js';
 import type { ListPage } from './service.js';
 import { type FormState, type KindPaths, SharePanel, SharedBy } from './views.js';
@@ -104,12 +105,11 @@ export function ListPageFrame<List extends { id: number; title: string }, Item>(
  * A list's new or edit form, the same frame for every kind: the title, the kind's own fields
  * (`children`), save and cancel. `newTitle` is the kind's heading for a new list.
  */
-export function ListFormFrame({ ctx, kind, list, newTitle, titleMax, errors, values, children }: {
+export function ListFormFrame({ ctx, kind, list, newTitle, errors, values, children }: {
   ctx: ViewContext;
   kind: KindPaths;
   list?: { id: number; title: string };
   newTitle: string;
-  titleMax: number;
   values: FormValues;
   errors: FormErrors;
   children: ComponentChildren;
@@ -121,7 +121,7 @@ export function ListFormFrame({ ctx, kind, list, newTitle, titleMax, errors, val
         <form method="post" action={list ? `${kind.base}/${list.id}/edit/` : `${kind.base}/new/`} novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={titleMax} autofocus />
+          <Field name="title" label={ctx.t('lists.title_label')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
           {children}
           <button type="submit">{ctx.t(list ? 'lists.save' : 'lists.create')}</button>
           <a href={list ? `${kind.base}/${list.id}/` : `${kind.base}/`} role="button" class="secondary outline">{ctx.t('lists.cancel')}</a>

@@ -163,6 +163,7 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
     async insertList(ownerId: number, input: ListInput, now = Date.now()): Promise<number> {
       const row = await db
         .insertInto(lists)
+        // The kind's own columns (kind.ts): typed as its List's, checked against its table there.
         .values({ owner_id: ownerId, created_at: now, updated_at: now, ...kind.list.values(input) } as never)
         .returning('id')
         .executeTakeFirstOrThrow();

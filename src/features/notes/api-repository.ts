@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import { lockedForUpdate } from '../../db/locks.js';
+import type { Database } from '../../db/schema.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, listPageRows, withDetails } from './list-query.js';
 import { type NoteFilters, NotesRepository } from './repository.js';
@@ -22,17 +25,33 @@ function fullRow(row: NoteRow & { content?: string; created_at?: number }): Full
 
 /**
  * The JSON API's variants of the pages' scoped reads: the same visibility rules and the same
- * queries (NotesRepository's), paged by a key (the API's cursor) instead of a page number, and
- * with the whole note rather than the list's excerpt.
+ * queries (the pages' NotesRepository, which it is built on), paged by a key (the API's cursor)
+ * instead of a page number, and with the whole note rather than the list's excerpt.
  */
-export class NotesApiRepository extends NotesRepository {
+export class NotesApiRepository {
+  readonly notes: NotesRepository;
+
+  constructor(db: Kysely<Database>, dialect: Dialect) {
+    this.notes = new NotesRepository(db, dialect);
+  }
+
+  /** A note the user may see, as the pages read it. */
+  findVisibleNote(userId: number, id: number) {
+    return this.notes.findVisibleNote(userId, id);
+  }
+
+  /** A note the user owns, as the pages read it. */
+  findOwnedNote(userId: number, id: number) {
+    return this.notes.findOwnedNote(userId, id);
+  }
+
   /**
    * listPageQuery for a page that starts after a note's ListKey rather than after a count of
    * notes: each branch starts its index scan at the key ("keyset" paging), so a page costs the
    * same however deep it is, and notes added meanwhile shift nothing.
    */
   listAfterQuery(userId: number, filters: NoteFilters, after: ListKey | null, size: number) {
-    return this.orderedQuery(userId, filters, { offset: 0, after, size });
+    return this.notes.orderedQuery(userId, filters, { offset: 0, after, size });
   }
 
   /**
@@ -43,8 +62,8 @@ export class NotesApiRepository extends NotesRepository {
   async listVisibleAfter(userId: number, filters: NoteFilters, after: ListKey | null, size: number, memberOf?: readonly number[]): Promise<FullNotePage> {
     const rows =
       filters.notebookId === undefined && filters.tagId === undefined
-        ? await listPageRows(this.db, this.dialect, userId, await this.memberGroupIdsOr(userId, memberOf), filters.archived, { offset: 0, size, after, full: true })
-        : await withDetails(this.db, await this.listAfterQuery(userId, filters, after, size), true).execute();
+        ? await listPageRows(this.notes.db, this.notes.dialect, userId, await this.notes.memberGroupIdsOr(userId, memberOf), filters.archived, { offset: 0, size, after, full: true })
+        : await withDetails(this.notes.db, await this.listAfterQuery(userId, filters, after, size), true).execute();
     return { notes: rows.slice(0, size).map((row) => fullRow(NoteDetailsReader.noteRow(row))), hasNext: rows.length > size };
   }
 
@@ -53,9 +72,9 @@ export class NotesApiRepository extends NotesRepository {
    * Search is newest first, by id (search.ts, not ranked), so the id alone places a page exactly.
    */
   async searchVisibleAfter(userId: number, terms: string[], filters: NoteFilters, beforeId: number | null, size: number): Promise<FullNotePage> {
-    const query = matchingNotesQuery(this.db, this.dialect, this.searchScope(userId, filters), terms, { limit: size + 1, offset: 0, beforeId });
+    const query = matchingNotesQuery(this.notes.db, this.notes.dialect, this.notes.searchScope(userId, filters), terms, { limit: size + 1, offset: 0, beforeId });
     if (!query) return { notes: [], hasNext: false };
-    const rows = await this.details.query(true).innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
+    const rows = await this.notes.details.query(true).innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
     return { notes: rows.slice(0, size).map((row) => fullRow(NoteDetailsReader.noteRow(row))), hasNext: rows.length > size };
   }
 
@@ -66,7 +85,7 @@ export class NotesApiRepository extends NotesRepository {
    * when the user owns no such note.
    */
   async lockOwned(userId: number, id: number): Promise<boolean> {
-    const owned = this.ownedNotes(userId).select('notes.id').where('notes.id', '=', id);
-    return (await lockedForUpdate(this.db, owned).executeTakeFirst()) !== undefined;
+    const owned = this.notes.ownedNotes(userId).select('notes.id').where('notes.id', '=', id);
+    return (await lockedForUpdate(this.notes.db, owned).executeTakeFirst()) !== undefined;
   }
 }

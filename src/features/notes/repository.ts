@@ -34,11 +34,11 @@ export interface NotePage {
  */
 export class NotesRepository {
   private readonly groups: GroupsRepository;
-  protected readonly details: NoteDetailsReader;
+  readonly details: NoteDetailsReader;
 
   constructor(
-    protected readonly db: Kysely<Database>,
-    protected readonly dialect: Dialect,
+    readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
   ) {
     this.groups = new GroupsRepository(db);
     this.details = new NoteDetailsReader(db);
@@ -112,7 +112,7 @@ export class NotesRepository {
    * listPageQuery's query for a page of `size` that starts after `offset` notes (the page's
    * numbers) or after the note at `after` (the API's cursor, NotesApiRepository: keyset paging).
    */
-  protected async orderedQuery(userId: number, filters: NoteFilters, start: { offset: number; size: number; after?: ListKey | null }, memberOf?: readonly number[]) {
+  async orderedQuery(userId: number, filters: NoteFilters, start: { offset: number; size: number; after?: ListKey | null }, memberOf?: readonly number[]) {
     const parts = await this.visibilityBranches(userId, filters, memberOf);
     return orderedList(this.db, this.dialect, parts, filters.archived, { ...start, bound: start.offset + start.size + 1 });
   }
@@ -142,7 +142,7 @@ export class NotesRepository {
   }
 
   /** The visible notes a search may return: the filters applied, the terms not yet. */
-  protected searchScope(userId: number, filters: NoteFilters) {
+  searchScope(userId: number, filters: NoteFilters) {
     let scope = this.visibleNotes(userId).where('notes.is_archived', '=', filters.archived ? 1 : 0);
     if (filters.notebookId !== undefined) scope = scope.where('notes.notebook_id', '=', filters.notebookId);
     if (filters.tagId !== undefined) scope = scope.where('notes.id', 'in', this.taggedNoteIds(filters.tagId));
@@ -150,7 +150,7 @@ export class NotesRepository {
   }
 
   /** The user's groups: `memberOf` when the caller read them already (with the session or the token), else read now. */
-  protected async memberGroupIdsOr(userId: number, memberOf?: readonly number[]): Promise<readonly number[]> {
+  async memberGroupIdsOr(userId: number, memberOf?: readonly number[]): Promise<readonly number[]> {
     return memberOf ?? (await this.groups.memberGroupIds(userId).execute()).map((row) => row.group_id);
   }
 

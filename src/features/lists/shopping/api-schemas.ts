@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ID } from '../../../platform/ids.js';
-import { isoTime, permission, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import { donePatch, isoTime, permission, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import type { NamedList } from '../repository.js';
 import type { SharedUser } from '../sharing.js';
 import { STORE_MAX, itemName, itemUnit, shoppingListForm } from './forms.js';
@@ -86,11 +86,7 @@ export const shoppingItemBody = z
   })
   .strict();
 
-/** Marks an item bought or not: `is_bought`, read as done or not. */
-export const shoppingItemPatch = z
-  .object({ is_bought: z.boolean({ error: msg('lists.send_boolean') }) })
-  .strict()
-  .transform((body) => body.is_bought);
+export const shoppingItemPatch = donePatch('is_bought');
 
 export function shoppingItemOut(item: ShoppingItemRow): z.infer<typeof shoppingItemJson> {
   const bought = item.is_done === 1;

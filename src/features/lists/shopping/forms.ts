@@ -3,8 +3,8 @@ import { msg } from '../../../platform/i18n/index.js';
 import { parseId } from '../../../platform/ids.js';
 import { permissionField } from '../sharing.js';
 import { type Parsed, parseMoney, parseQuantity } from './money.js';
+import { listTitle } from '../forms.js';
 
-export const TITLE_MAX = 200;
 export const STORE_MAX = 200;
 export const NAME_MAX = 200;
 export const UNIT_MAX = 30;
@@ -26,11 +26,7 @@ function decimal<Empty extends number | null>(parse: (text: string, language: st
 }
 
 export const shoppingListForm = z.object({
-  title: z
-    .string({ error: msg('lists.title_required') })
-    .trim()
-    .min(1, msg('lists.title_required'))
-    .max(TITLE_MAX, msg('lists.title_max')),
+  title: listTitle,
   store_name: z.string().trim().max(STORE_MAX, msg('shopping.store_max')).optional().default(''),
   // Only the shape here; that the owner belongs to the group is the service's check.
   group: z

@@ -1,13 +1,14 @@
 import type { Group } from '../../../db/schema.js';
 import { Time } from '../../../platform/views/controls.js';
-import { CsrfField, Field, Select } from '../../../platform/views/forms.js';
+import { Field, Select } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
+import { ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { type FormState, permissionChoices } from '../views.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
 import { SHOPPING, type ShoppingItemRow, type ShoppingListRow } from './kind.js';
-import { STORE_MAX, TITLE_MAX } from './forms.js';
+import { STORE_MAX } from './forms.js';
 import { type EstimatedTotal, estimatedTotal, formatCents, formatMoney, showQuantity } from './money.js';
 
 export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }: {
@@ -15,7 +16,7 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
 } & FormState) {
   const choices = [{ value: '', label: ctx.t('shopping.no_group') }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
   return (
-    <ListFormFrame ctx={ctx} kind={SHOPPING} list={list} newTitle={ctx.t('shopping.new_title')} titleMax={TITLE_MAX} values={values} errors={errors}>
+    <ListFormFrame ctx={ctx} kind={SHOPPING} list={list} newTitle={ctx.t('shopping.new_title')} values={values} errors={errors}>
       <Field name="store_name" label={ctx.t('shopping.store_label')} value={values.store_name} errors={errors} maxLength={STORE_MAX} />
       <Select name="group" label={ctx.t('shopping.group_label')} value={values.group} choices={choices} errors={errors}
         help={ctx.t(groups.length ? 'shopping.group_help' : 'shopping.group_help_none')} />
@@ -46,16 +47,9 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
   return (
     <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
       <td>
-        {canTick ? (
-          <form method="post" action={`/shopping/items/${item.id}/toggle/`} class="inline">
-            <CsrfField ctx={ctx} />
-            <button type="submit" class="toggle secondary outline small" aria-label={ctx.t(bought ? 'shopping.mark_not_bought' : 'shopping.mark_bought', { name: item.name })}>
-              <span aria-hidden="true">{bought ? '☑' : '☐'}</span>
-            </button>
-          </form>
-        ) : (
-          <span class="state">{ctx.t(bought ? 'shopping.state_bought' : 'shopping.state_to_buy')}</span>
-        )}
+        <ItemTick ctx={ctx} kind={SHOPPING} itemId={item.id} done={bought} canTick={canTick}
+          label={ctx.t(bought ? 'shopping.mark_not_bought' : 'shopping.mark_bought', { name: item.name })}
+          state={ctx.t(bought ? 'shopping.state_bought' : 'shopping.state_to_buy')} />
       </td>
       <td>
         {name} <WhoDidWhat ctx={ctx} item={item} timeZone={ctx.user!.timezone} />

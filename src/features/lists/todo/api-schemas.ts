@@ -1,7 +1,7 @@
 import { msg } from '../../../platform/i18n/index.js';
 import { z } from 'zod';
 import type { SharedUser } from '../sharing.js';
-import { isoTime, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import { donePatch, isoTime, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import { isValidDueDate } from './dates.js';
 import { DESCRIPTION_MAX, todoItemForm, todoListForm } from './forms.js';
 import type { TodoList } from '../../../db/schema.js';
@@ -69,11 +69,7 @@ export const todoItemBody = z
   })
   .strict();
 
-/** Ticks an item or not: `is_done`, read as done or not. */
-export const todoItemPatch = z
-  .object({ is_done: z.boolean({ error: msg('lists.send_boolean') }) })
-  .strict()
-  .transform((body) => body.is_done);
+export const todoItemPatch = donePatch('is_done');
 
 export function todoItemOut(item: TodoItemRow): z.infer<typeof todoItemJson> {
   return {

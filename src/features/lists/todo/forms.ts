@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { msg } from '../../../platform/i18n/index.js';
+import { listTitle } from '../forms.js';
 import { isValidDueDate } from './dates.js';
 
-export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
 export const ITEM_TEXT_MAX = 500;
 
 export const todoListForm = z.object({
-  title: z
-    .string({ error: msg('lists.title_required') })
-    .trim()
-    .min(1, msg('lists.title_required'))
-    .max(TITLE_MAX, msg('lists.title_max')),
+  title: listTitle,
   description: z
     .string()
     .trim()

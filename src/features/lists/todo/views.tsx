@@ -1,20 +1,21 @@
 import type { TodoList } from '../../../db/schema.js';
 import { Time } from '../../../platform/views/controls.js';
-import { CsrfField, TextArea } from '../../../platform/views/forms.js';
+import { TextArea } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
 import type { FormState } from '../views.js';
+import { ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
 import { isOverdue } from './dates.js';
 import { todayIn } from '../../../platform/time-zones.js';
-import { DESCRIPTION_MAX, TITLE_MAX } from './forms.js';
+import { DESCRIPTION_MAX } from './forms.js';
 import type { AssignedItem } from './assigned.js';
 import { TODO, type TodoItemRow } from './kind.js';
 
 export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
   return (
-    <ListFormFrame ctx={ctx} kind={TODO} list={list} newTitle={ctx.t('todo.new_title')} titleMax={TITLE_MAX} values={values} errors={errors}>
+    <ListFormFrame ctx={ctx} kind={TODO} list={list} newTitle={ctx.t('todo.new_title')} values={values} errors={errors}>
       <TextArea name="description" label={ctx.t('todo.description_label')} value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
     </ListFormFrame>
   );
@@ -40,16 +41,9 @@ export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewConte
   const text = done ? <del class="item-text">{item.text}</del> : <span class="item-text">{item.text}</span>;
   return (
     <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
-      {canTick ? (
-        <form method="post" action={`/todo/items/${item.id}/toggle/`} class="inline">
-          <CsrfField ctx={ctx} />
-          <button type="submit" class="toggle secondary outline small" aria-label={ctx.t(done ? 'todo.mark_not_done' : 'todo.mark_done', { text: item.text })}>
-            <span aria-hidden="true">{done ? '☑' : '☐'}</span>
-          </button>
-        </form>
-      ) : (
-        <span class="state">{ctx.t(done ? 'todo.state_done' : 'todo.state_open')}</span>
-      )}{' '}
+      <ItemTick ctx={ctx} kind={TODO} itemId={item.id} done={done} canTick={canTick}
+        label={ctx.t(done ? 'todo.mark_not_done' : 'todo.mark_done', { text: item.text })}
+        state={ctx.t(done ? 'todo.state_done' : 'todo.state_open')} />{' '}
       {text}
       {item.due_date ? (
         <small class="due">
