@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
 import type { Config } from './config.js';
-import { type DatabaseHandle, openDatabase, sqliteFile } from './db/database.js';
-import { startCheckpointer } from './db/sqlite-checkpoint.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { stopAccepting } from './platform/process/drain.js';
 import { leave, takeConnections } from './platform/process/cluster-connections.js';
@@ -37,9 +36,6 @@ export async function startServer(config: Config, { migrate = true, listen = tru
   else await app.ready();
   app.mailSender.start();
   app.background.start();
-  // SQLite: the write-ahead log is copied into the database by a thread, not inside a request's commit.
-  const file = sqliteFile(config.databaseUrl);
-  const checkpointer = file ? startCheckpointer(file, (error) => app.log.error({ err: error }, 'the SQLite checkpoint thread stopped')) : undefined;
 
   const sweep = setInterval(() => {
     sweepExpired(database.db).catch((error: unknown) => app.log.error({ err: error }, 'sweep of expired sessions failed'));
@@ -53,7 +49,6 @@ export async function startServer(config: Config, { migrate = true, listen = tru
       clearInterval(sweep);
       await stopAccepting(app, drainMs);
       await app.close();
-      await checkpointer?.stop();
       await database.close();
     },
   };

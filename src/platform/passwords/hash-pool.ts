@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../../db/threads.js';
+import { startThread } from '../process/threads.js';
 import { ServiceUnavailable } from '../../errors.js';
 
 /**

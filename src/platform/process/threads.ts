@@ -1,6 +1,6 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-// Threads that run a module of ours (the SQLite checkpoint, password hashing): the thread's code
+// Threads that run a module of ours (password hashing): the thread's code
 // is a TypeScript file like any other, which the compiler checks and the linter reads.
 
 /**
