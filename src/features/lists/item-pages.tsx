@@ -97,3 +97,14 @@ export function ItemTick({ ctx, kind, itemId, done, canTick, label, state }: {
     </form>
   );
 }
+
+/** An item's edit and delete links, for whoever may edit its list; in a table cell where the kind shows items as rows. */
+export function ItemActions({ ctx, kind, itemId, name, cell = false }: { ctx: ViewContext; kind: KindPaths; itemId: number; name: string; cell?: boolean }) {
+  const links = (
+    <>
+      <a href={`${kind.base}/items/${itemId}/edit/`} role="button" class="secondary outline small" aria-label={ctx.t('lists.edit_named', { name })}>{ctx.t('lists.edit')}</a>{' '}
+      <a href={`${kind.base}/items/${itemId}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={ctx.t('lists.delete_named', { name })}>{ctx.t('lists.delete')}</a>
+    </>
+  );
+  return cell ? <td class="item-actions">{links}</td> : <span class="item-actions">{links}</span>;
+}

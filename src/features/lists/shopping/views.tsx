@@ -2,7 +2,7 @@ import type { Group } from '../../../db/schema.js';
 import { Time } from '../../../platform/views/controls.js';
 import { Field, Select } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
-import { ItemTick } from '../item-pages.js';
+import { ItemActions, ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { type FormState, permissionChoices } from '../views.js';
@@ -57,10 +57,7 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
       <td class="number">{showQuantity(item.quantity_milli, ctx.language)}{item.unit ? ` ${item.unit}` : ''}</td>
       <td class="number">{price === null ? ctx.t('shopping.no_price') : formatMoney(price, ctx.user!.currency, ctx.language)}</td>
       {canEdit ? (
-        <td class="item-actions">
-          <a href={`/shopping/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={ctx.t('lists.edit_named', { name: item.name })}>{ctx.t('lists.edit')}</a>{' '}
-          <a href={`/shopping/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={ctx.t('lists.delete_named', { name: item.name })}>{ctx.t('lists.delete')}</a>
-        </td>
+        <ItemActions ctx={ctx} kind={SHOPPING} itemId={item.id} name={item.name} cell />
       ) : null}
     </tr>
   );

@@ -3,7 +3,7 @@ import { Time } from '../../../platform/views/controls.js';
 import { TextArea } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
 import type { FormState } from '../views.js';
-import { ItemTick } from '../item-pages.js';
+import { ItemActions, ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
@@ -53,10 +53,7 @@ export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewConte
       {overdue ? <strong class="badge overdue-badge">{ctx.t('todo.overdue')}</strong> : null}{' '}
       <WhoDidWhat ctx={ctx} item={item} timeZone={ctx.user!.timezone} />
       {canEdit ? (
-        <span class="item-actions">
-          <a href={`/todo/items/${item.id}/edit/`} role="button" class="secondary outline small" aria-label={ctx.t('lists.edit_named', { name: item.text })}>{ctx.t('lists.edit')}</a>{' '}
-          <a href={`/todo/items/${item.id}/delete/`} role="button" class="secondary outline small" data-confirm="" aria-label={ctx.t('lists.delete_named', { name: item.text })}>{ctx.t('lists.delete')}</a>
-        </span>
+        <ItemActions ctx={ctx} kind={TODO} itemId={item.id} name={item.text} />
       ) : null}
     </li>
   );
