@@ -42,6 +42,9 @@ export interface Config {
   /** Per-token JSON API request limit: a burst, refilled per second (0 per second: no limit). */
   apiRateBurst: number;
   apiRatePerSecond: number;
+  /** A user's JSON API request limit, which all of their tokens and their cookie share; twice a token's by default (0 per second: none). */
+  apiUserRateBurst: number;
+  apiUserRatePerSecond: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** HTTP worker processes of `serve` (cluster); one per core by default. */
   webConcurrency: number;
@@ -201,6 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
   const secret = secretKey(env, production);
   const origin = publicUrl(env, production);
   const database = databaseUrl(env);
+  const apiRateBurst = integer(env, 'API_RATE_BURST', 60, 1, 1_000_000);
+  const apiRatePerSecond = integer(env, 'API_RATE_PER_SECOND', 10, 0, 1_000_000);
   const webConcurrency = integer(env, 'WEB_CONCURRENCY', defaultWorkers(database, env), 1, availableParallelism() * 4);
   return {
     host: env.HOST?.trim() || '127.0.0.1',
@@ -221,8 +226,10 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM?.trim() || defaultMailFrom(origin),
     chatRateBurst: integer(env, 'CHAT_RATE_BURST', 20, 1, 1_000_000),
     chatRatePerSecond: integer(env, 'CHAT_RATE_PER_SECOND', 10, 0, 1_000_000),
-    apiRateBurst: integer(env, 'API_RATE_BURST', 60, 1, 1_000_000),
-    apiRatePerSecond: integer(env, 'API_RATE_PER_SECOND', 10, 0, 1_000_000),
+    apiRateBurst,
+    apiRatePerSecond,
+    apiUserRateBurst: integer(env, 'API_USER_RATE_BURST', 2 * apiRateBurst, 1, 2_000_000),
+    apiUserRatePerSecond: integer(env, 'API_USER_RATE_PER_SECOND', 2 * apiRatePerSecond, 0, 2_000_000),
     logLevel,
     webConcurrency,
     pageCacheBytes: integer(env, 'PAGE_CACHE_MB', 64, 0, 4096) * 1024 * 1024,

@@ -12,12 +12,17 @@ export class TokenBucket {
     this.updatedAt = now;
   }
 
-  take(now = Date.now()): boolean {
+  /** Whether a request would be let through now, taking nothing. */
+  ready(now = Date.now()): boolean {
     if (this.perSecond === 0) return true;
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.updatedAt) * this.perSecond) / 1000);
     this.updatedAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+    return this.tokens >= 1;
+  }
+
+  take(now = Date.now()): boolean {
+    if (!this.ready(now)) return false;
+    if (this.perSecond !== 0) this.tokens -= 1;
     return true;
   }
 
@@ -25,4 +30,43 @@ export class TokenBucket {
   secondsUntilNext(): number {
     return this.perSecond === 0 ? 0 : Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
   }
+}
+
+/** Token buckets by key, at most `max` of them: past it the least recently used goes (its key starts again from a full bucket). */
+export class KeyedBuckets {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(
+    private readonly burst: number,
+    private readonly perSecond: number,
+    private readonly max: number,
+  ) {}
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** The bucket of `key` (a full one if it has none), now the most recently used. */
+  bucket(key: string, now = Date.now()): TokenBucket {
+    let bucket = this.buckets.get(key);
+    if (bucket) this.buckets.delete(key);
+    else {
+      bucket = new TokenBucket(this.burst, this.perSecond, now);
+      if (this.buckets.size >= this.max) this.buckets.delete(this.buckets.keys().next().value!);
+    }
+    this.buckets.set(key, bucket);
+    return bucket;
+  }
+}
+
+/**
+ * One request from every bucket, or from none: a request one bucket refuses spends nothing of
+ * the others. Null when it may go on; else the first bucket that refused, by its place, and the
+ * whole seconds until it would not (for Retry-After).
+ */
+export function takeFromEach(buckets: readonly TokenBucket[], now = Date.now()): { refusedBy: number; seconds: number } | null {
+  const refusedBy = buckets.findIndex((bucket) => !bucket.ready(now));
+  if (refusedBy >= 0) return { refusedBy, seconds: buckets[refusedBy]!.secondsUntilNext() };
+  for (const bucket of buckets) bucket.take(now);
+  return null;
 }
