@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { buildTestApp, expectAllWrapped, loggedIn, makeZip, type TestApp, type TestBrowser, upload, useMarkedMessages } from '../../../test/index.js';
+import { importSlots } from './routes.js';
 
 // The my-data pages (import, delete the account) and their errors.
 
@@ -42,6 +43,26 @@ describe('the my-data pages in the test language', () => {
     expect(ukrainian.body).toContain('⟦Нічого не імпортовано. ⟦Це не zip-файл, який ми можемо прочитати');
     await upload(t.app, reader.browser, '/accounts/import/', await makeZip({ 'a.md': '# Привіт', 'b.md': '# Ще', 'c.md': '# Три' }));
     expect((await reader.browser.get('/accounts/import/')).body).toContain('Створено: 3 нотатки, 0 нагадувань, 0 блокнотів, 0 тегів, 0 списків справ, 0 списків покупок.');
+  });
+
+  it('the import page refused while two imports run (503) and while the user’s own runs (409), and in Ukrainian', async () => {
+    const zip = await makeZip({ 'a.md': '# A' });
+    const own = importSlots.take(me.user.id);
+    const other = importSlots.take(-1);
+    try {
+      const mine = await upload(t.app, me.browser, '/accounts/import/', zip);
+      expect(mine.statusCode).toBe(409);
+      expectAllWrapped('/accounts/import/ (own import running)', mine.body, content);
+      const reader = await loggedIn(t);
+      const busy = await upload(t.app, reader.browser, '/accounts/import/', zip);
+      expect(busy.statusCode).toBe(503);
+      expectAllWrapped('/accounts/import/ (imports running)', busy.body, [...content, reader.user.username]);
+      await t.db.updateTable('users').set({ language: 'uk' }).where('id', '=', reader.user.id).execute();
+      expect((await upload(t.app, reader.browser, '/accounts/import/', zip)).body).toContain('⟦Зараз виконуються інші імпорти. Спробуйте ще раз за хвилину.⟧');
+    } finally {
+      if (own.ok) own.release();
+      if (other.ok) other.release();
+    }
   });
 
   it('the delete-account page with its error', async () => {

@@ -14,15 +14,25 @@ import { viewContext } from '../../platform/views/context.js';
 import { AttemptThrottle, passwordChangeLimits } from '../accounts/index.js';
 import { AccountDeletion } from './delete-account.js';
 import { ExportRepository } from './export-repository.js';
-import { ExportSlots } from './export-slots.js';
 import { exportZip } from './export-zip.js';
 import { describeSummary, importIntoAccount } from './import-service.js';
+import { Slots } from './slots.js';
 import { DeleteAccountPage, ImportPage } from './views.js';
 import { BadZip, readZipUpload } from './zip-reader.js';
 
 /** Exports streaming at once per process; more are answered 503 with Retry-After. */
 const MAX_RUNNING_EXPORTS = 2;
 const EXPORT_RETRY_SECONDS = 30;
+
+/**
+ * Imports at once per process (each may hold a 64 MiB document): more are answered 503 with
+ * Retry-After. One user's second import while their first runs is a 409, not a 503: their own
+ * import is in the way, not the load, and they should see what it brought in before sending again.
+ */
+const MAX_RUNNING_IMPORTS = 2;
+const IMPORT_RETRY_SECONDS = 30;
+/** This process's imports: per process, as the memory they hold is. */
+export const importSlots = new Slots(MAX_RUNNING_IMPORTS);
 
 /** The largest zip accepted for import. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -66,16 +76,16 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
   // Uploads are accepted here only: one file, a few small fields.
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 1024 } });
 
-  const exports = new ExportSlots(MAX_RUNNING_EXPORTS);
+  const exports = new Slots(MAX_RUNNING_EXPORTS);
   app.get('/accounts/export/', async (request, reply) => {
-    const release = exports.take();
-    if (!release) throw new ServiceUnavailable('export.busy', EXPORT_RETRY_SECONDS);
+    const slot = exports.take();
+    if (!slot.ok) throw new ServiceUnavailable('export.busy', EXPORT_RETRY_SECONDS);
     const user = request.user!;
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
     const zip = exportZip(new ExportRepository(db), user, now);
     // Finished, failed or abandoned by the client: the stream closes in every case.
-    zip.once('close', release);
+    zip.once('close', slot.release);
     return reply
       .header('content-type', 'application/zip')
       .header('content-disposition', `attachment; filename="groupnotes-export-${day}.zip"`)
@@ -89,8 +99,16 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
   app.post('/accounts/import/', async (request, reply) => {
     const refuse = (message: Message, status: number) => reply.render(ImportPage({ ctx: viewContext(request), maxMegabytes, errors: { __all__: [message] } }), status);
     if (!request.isMultipart()) return refuse('import.choose_file', 400);
-    const folder = await mkdtemp(join(tmpdir(), 'groupnotes-import-'));
+    // Taken before the upload is read; given back however the import ends (done, refused, failed, cut short).
+    const slot = importSlots.take(request.user!.id);
+    if (!slot.ok && slot.reason === 'owner-busy') return refuse('import.already_running', 409);
+    if (!slot.ok) {
+      reply.header('retry-after', String(IMPORT_RETRY_SECONDS));
+      return refuse('import.busy', 503);
+    }
+    let folder: string | undefined;
     try {
+      folder = await mkdtemp(join(tmpdir(), 'groupnotes-import-'));
       const contents = await readZipUpload(await receiveZip(request, folder));
       const summary = await importIntoAccount(db, request.user!.id, contents);
       request.flash(describeSummary(summary));
@@ -100,7 +118,8 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
       if (error instanceof BadZip) return refuse({ key: 'import.nothing_imported', values: { problem: requestTranslator(request).t(error.key, error.values) } }, 400);
       throw error;
     } finally {
-      await rm(folder, { recursive: true, force: true });
+      slot.release();
+      if (folder) await rm(folder, { recursive: true, force: true });
     }
   });
 
