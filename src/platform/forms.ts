@@ -62,3 +62,14 @@ export function textField(max: number, min = 1) {
   if (min === 0) return text.max(max, msg('form.max_chars'));
   return text.min(min, min === 1 ? msg('form.required') : msg('form.min_chars')).max(max, msg('form.max_chars'));
 }
+
+/**
+ * An HTML checkbox: ticked when sent with a value ("on"), unticked when absent, which is how a
+ * browser sends an unticked box; so a form posted without the field (an older page) is unticked.
+ */
+export function checkboxField() {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((raw) => !['', '0', 'false', 'off'].includes([raw ?? ''].flat()[0]?.trim().toLowerCase() ?? ''));
+}

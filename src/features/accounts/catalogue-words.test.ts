@@ -103,6 +103,10 @@ describe('every accounts page speaks only from the catalogue', () => {
     const othersEnded = (await browser.get('/accounts/sessions/')).body;
     expect(othersEnded).toContain('class="messages"');
     expectWrapped('other sessions ended', othersEnded.replaceAll('title="lightMyRequest"', ''), user.username);
+    await browser.post('/accounts/sessions/revoke-tokens/');
+    const tokensRevoked = (await browser.get('/accounts/sessions/')).body;
+    expect(tokensRevoked).toContain('class="messages"');
+    expectWrapped('tokens revoked', tokensRevoked.replaceAll('title="lightMyRequest"', ''), user.username);
   });
 
   it('the account page, its errors, and the flash after saving', async () => {

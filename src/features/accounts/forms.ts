@@ -4,6 +4,7 @@ import { LANGUAGES, msg } from '../../platform/i18n/index.js';
 import { checkIdentityName } from '../../platform/identity-key.js';
 import { isTimeZone } from '../../platform/time-zones.js';
 import { type PasswordProblem, passwordProblems } from '../../platform/passwords/password-rules.js';
+import { checkboxField } from '../../platform/forms.js';
 
 // Every message is a catalogue key (locales/<language>/accounts.json): the page says it in its language.
 
@@ -80,7 +81,10 @@ const newPassword = {
 const newPasswordChecked = (form: { new_password1: string; new_password2: string }, ctx: z.RefinementCtx) =>
   checkNewPassword(ctx, form, 'new_password1', 'new_password2');
 
-export const passwordChangeForm = z.object({ old_password: password(msg('form.old_password_required')), ...newPassword }).superRefine(newPasswordChecked);
+/** `revoke_tokens`: "also revoke my API tokens", shown ticked; absent (unticked, or an older form) keeps them. */
+export const passwordChangeForm = z
+  .object({ old_password: password(msg('form.old_password_required')), ...newPassword, revoke_tokens: checkboxField() })
+  .superRefine(newPasswordChecked);
 
 /** The new password from a reset link: checked like a password change, without the old one. */
 export const setPasswordForm = z.object(newPassword).superRefine(newPasswordChecked);

@@ -16,4 +16,5 @@ export { username } from './forms.js';
 export { UsersRepository } from './repository.js';
 export { AccountsService } from './service.js';
 export { PasswordResetService } from './reset-service.js';
+export { TokensRepository } from './tokens-repository.js';
 export { AttemptThrottle, passwordChangeLimits } from './throttle.js';

@@ -8,6 +8,7 @@ import { type Translator, chooseLanguage, translator } from '../../platform/i18n
 import { hashPassword } from '../../platform/passwords/passwords.js';
 import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { UsersRepository } from './repository.js';
+import { TokensRepository } from './tokens-repository.js';
 import { checkResetToken, decodeUid, encodeUid, makeResetToken } from './reset-tokens.js';
 import type { Outcome } from '../../platform/forms.js';
 
@@ -75,9 +76,9 @@ export class PasswordResetService {
   }
 
   /**
-   * Sets the new password and ends every session of the user (their sockets close with them), in
-   * one transaction. Only if the password is still the one the token was checked against: of two
-   * submissions of one link, one wins. Returns null when it lost.
+   * Sets the new password and ends every session and API token of the user (their sockets close
+   * with the sessions), in one transaction. Only if the password is still the one the token was
+   * checked against: of two submissions of one link, one wins. Returns null when it lost.
    */
   async setPassword(user: User, newPassword: string): Promise<Outcome<string[]> | null> {
     const problems = passwordProblems(newPassword, user);
@@ -85,6 +86,7 @@ export class PasswordResetService {
     const hash = await hashPassword(newPassword, this.config.pbkdf2Iterations);
     return this.db.transaction().execute(async (trx) => {
       if (!(await new UsersRepository(trx).replacePassword(user.id, user.password, hash))) return null;
+      await new TokensRepository(trx).revokeAll(user.id);
       return { ok: true as const, value: await this.sessions.withDb(trx).deleteForUser(user.id) };
     });
   }

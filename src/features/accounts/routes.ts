@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { logIn, logOut } from '../../platform/chain/authentication.js';
 import { sessionKeyId } from '../../platform/chain/session.js';
-import { parseForm } from '../../platform/forms.js';
+import { checkboxField, parseForm } from '../../platform/forms.js';
 import { type Message, type MessageKey, msg } from '../../platform/i18n/index.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
@@ -12,6 +12,7 @@ import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
 import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
+import { TokensRepository } from './tokens-repository.js';
 import { type Attempt, AttemptThrottle, LOGIN_WINDOW_MS, loginLimits, minutesToWait, passwordChangeLimits, registerLimits, usernameScope } from './throttle.js';
 import { AccountPage } from './account-views.js';
 import { LoginPage, PasswordChangeDonePage, PasswordChangePage, RegisterPage, SessionsPage } from './views.js';
@@ -110,15 +111,16 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
   app.post('/accounts/password_change/', async (request, reply) => {
     const form = parseForm(passwordChangeForm, request.body);
     const ctx = viewContext(request);
-    if (!form.ok) return reply.render(PasswordChangePage({ ctx, values: form.values, errors: form.errors }), 400);
+    // Shown again, the box keeps what was sent: absent is unticked.
+    if (!form.ok) return reply.render(PasswordChangePage({ ctx, values: form.values, errors: form.errors, revokeTokens: checkboxField().parse(form.values.revoke_tokens) }), 400);
     const limits = passwordChangeLimits(request.user!.id);
     const attempt = await throttle.reserve(limits);
-    if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'throttle.passwords')] } }), 429);
+    if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'throttle.passwords')] }, revokeTokens: form.data.revoke_tokens }), 429);
     const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key));
     if (!changed.ok) {
       // Only a wrong current password counts against the limit, like a wrong password at login.
       if (!changed.errors.old_password) await throttle.release(attempt);
-      return reply.render(PasswordChangePage({ ctx, errors: changed.errors }), 400);
+      return reply.render(PasswordChangePage({ ctx, errors: changed.errors, revokeTokens: form.data.revoke_tokens }), 400);
     }
     // The right current password forgives the earlier wrong ones, this reservation included.
     await throttle.forgive(limits[0]!.scope);
@@ -149,6 +151,13 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
   app.post('/accounts/sessions/', async (request, reply) => {
     const ended = await sessions.deleteForUser(request.user!.id, request.session!.key);
     request.flash({ key: 'sessions.ended_others', values: { count: ended.length } });
+    return reply.redirect('/accounts/sessions/', 302);
+  });
+
+  // Every API token of the caller, for a user who suspects one leaked (a session alone may do it: it only takes away).
+  app.post('/accounts/sessions/revoke-tokens/', async (request, reply) => {
+    const revoked = await new TokensRepository(services.db).revokeAll(request.user!.id);
+    request.flash({ key: 'sessions.tokens_revoked', values: { count: revoked } });
     return reply.redirect('/accounts/sessions/', 302);
   });
 

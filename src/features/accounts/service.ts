@@ -7,6 +7,7 @@ import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { type SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
 import type { Outcome } from '../../platform/forms.js';
 import { UsersRepository } from './repository.js';
+import { TokensRepository } from './tokens-repository.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 
 
@@ -69,11 +70,15 @@ export class AccountsService {
     }
   }
 
-  /** Sets a new password and ends the user's other sessions; returns the ended session keys. */
-  async setPassword(user: { id: number; username: string; email: string }, newPassword: string, keepSessionKey?: string): Promise<string[]> {
+  /**
+   * Sets a new password and ends the user's other sessions (and their API tokens, if asked), in
+   * one transaction; returns the ended session keys.
+   */
+  async setPassword(user: { id: number; username: string; email: string }, newPassword: string, { keepSessionKey, revokeTokens }: { keepSessionKey?: string; revokeTokens: boolean }): Promise<string[]> {
     const hash = await hashPassword(newPassword, this.config.pbkdf2Iterations);
     return this.db.transaction().execute(async (trx) => {
       await new UsersRepository(trx).setPassword(user.id, hash);
+      if (revokeTokens) await new TokensRepository(trx).revokeAll(user.id);
       const ended = await this.sessions.withDb(trx).deleteForUser(user.id, keepSessionKey);
       if (keepSessionKey) {
         await this.sessions.withDb(trx).updateAuthHash(keepSessionKey, user.id, sessionAuthHash(this.config.secretKey, hash));
@@ -82,16 +87,16 @@ export class AccountsService {
     });
   }
 
-  /** An administrator's reset: the password rules apply, and every session of the user ends. */
+  /** An administrator's reset: the password rules apply, and every session and API token of the user ends. */
   async setNewPassword(user: User, newPassword: string): Promise<Outcome<string[]>> {
     const problems = passwordProblems(newPassword, user);
     if (problems.length > 0) return { ok: false, errors: { password: problems } };
-    return { ok: true, value: await this.setPassword(user, newPassword) };
+    return { ok: true, value: await this.setPassword(user, newPassword, { revokeTokens: true }) };
   }
 
   async changePassword(
     userId: number,
-    form: { old_password: string; new_password1: string },
+    form: { old_password: string; new_password1: string; revoke_tokens: boolean },
     sessionKey: string,
   ): Promise<Outcome<string[]>> {
     const user = await this.users.findById(userId);
@@ -100,7 +105,7 @@ export class AccountsService {
     if (!ok) return { ok: false, errors: { old_password: ['form.old_password_wrong'] } };
     const problems = passwordProblems(form.new_password1, user);
     if (problems.length > 0) return { ok: false, errors: { new_password2: problems } };
-    return { ok: true, value: await this.setPassword(user, form.new_password1, sessionKey) };
+    return { ok: true, value: await this.setPassword(user, form.new_password1, { keepSessionKey: sessionKey, revokeTokens: form.revoke_tokens }) };
   }
 }
 

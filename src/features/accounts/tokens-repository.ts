@@ -50,6 +50,16 @@ export class TokensRepository {
     });
   }
 
+  /**
+   * Revokes every token of the user: the rows go, so nothing (a reactivation, say) brings one back
+   * and the next request with any of them is a 401. Run in the transaction of the change that
+   * calls for it; returns how many there were.
+   */
+  async revokeAll(userId: number): Promise<number> {
+    const result = await this.db.deleteFrom('access_tokens').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Revokes one of the user's tokens (the row goes, so the next request with it is a 401); false when the user has none such. */
   async revoke(userId: number, id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('access_tokens').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();

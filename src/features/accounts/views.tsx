@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { Checkbox, CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
@@ -79,7 +79,8 @@ export function RegisterPage({ ctx, values = {}, errors = {} }: FormProps) {
   );
 }
 
-export function PasswordChangePage({ ctx, values = {}, errors = {} }: FormProps) {
+/** `revokeTokens`: whether "also revoke my API tokens" is ticked; it is on a page opened anew. */
+export function PasswordChangePage({ ctx, values = {}, errors = {}, revokeTokens = true }: FormProps & { revokeTokens?: boolean }) {
   return (
     <Layout ctx={ctx} title={ctx.t('password_change.title')}>
       <article class="narrow">
@@ -92,6 +93,7 @@ export function PasswordChangePage({ ctx, values = {}, errors = {} }: FormProps)
           <Field name="old_password" label={ctx.t('password_change.current')} type="password" errors={errors} required autocomplete="current-password" />
           <Field name="new_password1" label={ctx.t('password_change.new')} type="password" value={errors.new_password2 ? values.new_password1 : undefined} keepPassword errors={errors} required autocomplete="new-password" />
           <Field name="new_password2" label={ctx.t('password_change.new_again')} type="password" errors={errors} required autocomplete="new-password" />
+          <Checkbox name="revoke_tokens" label={ctx.t('tokens.also_revoke')} checked={revokeTokens} />
           <button type="submit">{ctx.t('password_change.submit')}</button>
         </form>
         <p>
@@ -176,14 +178,20 @@ export function SessionsPage({ ctx, sessions, currentKey }: { ctx: ViewContext; 
           </tbody>
         </table>
       </div>
-      {sessions.length > 1 ? (
-        <form method="post" action="/accounts/sessions/">
+      {sessions.length > 1 ? null : <p>{ctx.t('sessions.only_one')}</p>}
+      <div class="actions">
+        {sessions.length > 1 ? (
+          <form method="post" action="/accounts/sessions/">
+            <CsrfField ctx={ctx} />
+            <button type="submit" class="secondary">{ctx.t('sessions.log_out_elsewhere')}</button>
+          </form>
+        ) : null}
+        <form method="post" action="/accounts/sessions/revoke-tokens/">
           <CsrfField ctx={ctx} />
-          <button type="submit" class="secondary">{ctx.t('sessions.log_out_elsewhere')}</button>
+          <button type="submit" class="secondary">{ctx.t('sessions.revoke_tokens')}</button>
         </form>
-      ) : (
-        <p>{ctx.t('sessions.only_one')}</p>
-      )}
+      </div>
+      <p>{ctx.t('sessions.revoke_tokens_hint')}</p>
       <p>
         <a href="/accounts/2fa/">{ctx.t('two_factor.link')}</a>{ctx.t('sessions.two_factor_hint')}
       </p>

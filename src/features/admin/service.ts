@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SessionStore } from '../../platform/chain/session.js';
 import type { PasswordResetService } from '../accounts/index.js';
-import { UsersRepository } from '../accounts/index.js';
+import { TokensRepository, UsersRepository } from '../accounts/index.js';
 import { AdminRepository, type AdminUserRow } from './repository.js';
 
 /** Who acts, for the audit log: an administrator through the site, or the command line. */
@@ -29,7 +29,8 @@ export class AdminService {
   }
 
   /**
-   * Deactivates (signs out everywhere at once: every session is deleted and its sockets told) or
+   * Deactivates (signs out everywhere at once: every session is deleted and its sockets told, and
+   * every API token revoked in the same transaction, so a reactivation brings none back) or
    * reactivates a user. An administrator cannot deactivate themselves: nobody would be left to
    * undo it from the site.
    */
@@ -40,6 +41,7 @@ export class AdminService {
       const found = await admin.findUser(userId);
       if (!found) return null;
       await admin.setActive(userId, active);
+      if (!active) await new TokensRepository(trx).revokeAll(userId);
       await admin.record({ actorId: actor.id, actorName: actor.name, action: active ? 'activate' : 'deactivate', targetId: found.id, targetName: found.username, address: actor.address });
       return found;
     });
@@ -64,8 +66,9 @@ export class AdminService {
 
   /**
    * Queues the password-reset mail the user would get by asking at /accounts/password_reset/,
-   * with its audit entry, in one transaction: both or neither. Nothing is queued nor logged for a
-   * user without an email address or a deactivated one.
+   * revokes every API token of the user (an administrator resets an account they have a doubt
+   * about), with its audit entry, in one transaction: all or none. Nothing is queued, revoked
+   * nor logged for a user without an email address or a deactivated one.
    */
   async sendPasswordReset(actor: Actor, userId: number, resets: PasswordResetService): Promise<ResetOutcome> {
     const outcome = await this.db.transaction().execute(async (trx): Promise<ResetOutcome> => {
@@ -74,6 +77,7 @@ export class AdminService {
       if (!user.email) return { ok: false, reason: 'no-email', username: user.username };
       if (user.is_active !== 1) return { ok: false, reason: 'inactive', username: user.username };
       await resets.queueResetIn(trx, user);
+      await new TokensRepository(trx).revokeAll(user.id);
       await new AdminRepository(trx).record({ actorId: actor.id, actorName: actor.name, action: 'send-reset', targetId: user.id, targetName: user.username, address: actor.address });
       return { ok: true, username: user.username, email: user.email };
     });

@@ -40,3 +40,28 @@ describe('tokens read at once', () => {
     expect(statements).toBe(postgres() ? 1 : asked.length);
   });
 });
+
+describe('a token revoked while tokens are being read', () => {
+  it('is refused to every request that asks after the revocation, though statements were out when it came', async () => {
+    const user = await createUser(t.db);
+    const token = await createToken(t.db, user);
+    // Requests keep asking, so that a statement is out (or due) whenever the revocation commits.
+    let revoked = false;
+    const afterRevocation: Promise<Awaited<ReturnType<TokenStore['authenticate']>>>[] = [];
+    const asking = (async () => {
+      // Until 20 have asked after the revocation (bounded, should the revocation never come).
+      for (let turn = 0; turn < 100_000 && afterRevocation.length < 20; turn++) {
+        const asked = store.authenticate(token);
+        if (revoked) afterRevocation.push(asked);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await new Promise((resolve) => setImmediate(resolve));
+    await t.db.deleteFrom('access_tokens').where('user_id', '=', user.id).execute();
+    revoked = true;
+    await asking;
+    const callers = await Promise.all(afterRevocation);
+    expect(callers).toHaveLength(20);
+    expect(callers.every((caller) => caller === null)).toBe(true);
+  });
+});
