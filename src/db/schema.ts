@@ -11,6 +11,11 @@ export interface UsersTable {
   username: string;
   /** `identityKey(username)` (platform/identity-key.ts), unique: every lookup by name compares it. */
   username_key: string;
+  /**
+   * `usernameSkeleton(username)` (accounts/lookalikes.ts, migration 0026): how the name looks.
+   * Unique; null for a user kept from before the rule whose name looks like an older user's.
+   */
+  username_skeleton: string | null;
   email: string;
   /** Django's `pbkdf2_sha256$<iterations>$<salt>$<base64 hash>`. */
   password: string;

@@ -1,7 +1,8 @@
 import { isCurrency } from './currencies.js';
 import { z } from 'zod';
 import { LANGUAGES, msg } from '../../platform/i18n/index.js';
-import { checkIdentityName } from '../../platform/identity-key.js';
+import { checkIdentityName, identityKeyProblem } from '../../platform/identity-key.js';
+import { lookalikeProblem } from './lookalikes.js';
 import { isTimeZone } from '../../platform/time-zones.js';
 import { type PasswordProblem, passwordProblems } from '../../platform/passwords/password-rules.js';
 import { checkboxField } from '../../platform/forms.js';
@@ -18,7 +19,11 @@ export const username = z.string({ error: msg('form.username_required') }).trim(
   if (name.length === 0) problem(msg('form.username_required'));
   else if (name.length > 150) problem(msg('form.username_too_long'));
   else if (!USERNAME.test(name)) problem(msg('form.username_invalid'));
-  else identityName(name, ctx);
+  else if (identityKeyProblem(name)) identityName(name, ctx);
+  else {
+    const lookalike = lookalikeProblem(name);
+    if (lookalike) problem(lookalike);
+  }
 });
 
 const password = (message: string) => z.string({ error: message }).min(1, message).max(4096, msg('form.password_too_long'));

@@ -13,6 +13,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
 };
 
 export { username } from './forms.js';
+export { usernameSkeleton } from './lookalikes.js';
 export { UsersRepository } from './repository.js';
 export { AccountsService } from './service.js';
 export { PasswordResetService } from './reset-service.js';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, User } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
+import { usernameSkeleton } from './lookalikes.js';
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -8,6 +9,21 @@ export class UsersRepository {
   /** Usernames are matched by their key (case, width and invisible letters folded), as they are unique by it. */
   findByUsername(username: string): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('username_key', '=', identityKey(username)).executeTakeFirst();
+  }
+
+  /**
+   * A user whose name looks like `username` (the same skeleton), or undefined. The users kept
+   * from before the rule without a skeleton of their own (a few at most) are compared here too,
+   * so that one of them still blocks its look-alikes once the older user it resembled is gone.
+   */
+  async findLookalike(username: string): Promise<{ id: number; username: string } | undefined> {
+    const skeleton = usernameSkeleton(username);
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'username_skeleton'])
+      .where((eb) => eb.or([eb('username_skeleton', '=', skeleton), eb('username_skeleton', 'is', null)]))
+      .execute();
+    return rows.find((row) => (row.username_skeleton ?? usernameSkeleton(row.username)) === skeleton);
   }
 
   /**
@@ -28,11 +44,11 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The only writer of usernames, so that every row's key is worked out the same way. */
+  /** The only writer of usernames, so that every row's key and skeleton are worked out the same way. */
   async insert(values: { username: string; email: string; password: string; timezone?: string }, now = Date.now()): Promise<User> {
     return this.db
       .insertInto('users')
-      .values({ ...values, username_key: identityKey(values.username), date_joined: now })
+      .values({ ...values, username_key: identityKey(values.username), username_skeleton: usernameSkeleton(values.username), date_joined: now })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

@@ -7,6 +7,7 @@ import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { type SessionStore, sessionAuthHash } from '../../platform/chain/session.js';
 import type { Outcome } from '../../platform/forms.js';
 import { UsersRepository } from './repository.js';
+import { lookalikeProblem } from './lookalikes.js';
 import { TokensRepository } from './tokens-repository.js';
 import { timeZoneOr } from '../../platform/time-zones.js';
 
@@ -58,14 +59,17 @@ export class AccountsService {
   async createUser(input: { username: string; email: string; password: string; timezone?: string }): Promise<Outcome<User>> {
     const problems = passwordProblems(input.password, input);
     if (problems.length > 0) return { ok: false, errors: { password1: problems } };
+    const lookalike = lookalikeProblem(input.username);
+    if (lookalike) return { ok: false, errors: { username: [lookalike] } };
     if (await this.users.findByUsername(input.username)) return usernameTaken();
+    if (await this.users.findLookalike(input.username)) return usernameLooksTaken();
     const password = await hashPassword(input.password, this.config.pbkdf2Iterations);
     try {
       const timezone = timeZoneOr(input.timezone);
       return { ok: true, value: await this.users.insert({ username: input.username, email: input.email, password, timezone }) };
     } catch (error) {
-      // Two registrations of one name at once: the unique index decides.
-      if (isUniqueViolation(error)) return usernameTaken();
+      // Two registrations of one name, or of two names that look alike, at once: the unique indexes decide.
+      if (isUniqueViolation(error)) return (await this.users.findByUsername(input.username)) ? usernameTaken() : usernameLooksTaken();
       throw error;
     }
   }
@@ -111,4 +115,9 @@ export class AccountsService {
 
 function usernameTaken(): Outcome<User> {
   return { ok: false, errors: { username: ['form.username_taken'] } };
+}
+
+/** Another user's name looks the same (TR39 skeletons, lookalikes.ts): refused like a taken one. */
+function usernameLooksTaken(): Outcome<User> {
+  return { ok: false, errors: { username: ['form.username_lookalike'] } };
 }

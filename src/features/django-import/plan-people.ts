@@ -1,11 +1,12 @@
 import { identityKey, identityKeyProblem } from '../../platform/identity-key.js';
-import { username as usernameSchema } from '../accounts/index.js';
+import { username as usernameSchema, usernameSkeleton } from '../accounts/index.js';
 import { type Planning, bool, ms, pks, quote, str, textProblem } from './plan-context.js';
 
-/** Users: a valid username, one per folded name (the lowest pk kept). */
+/** Users: a valid username, one per folded name and one per look (the lowest pk kept). */
 export function planUsers(p: Planning): void {
   const { each, rows, notices, now, users } = p;
   const keys = new Map<string, { pk: number; username: string }>();
+  const skeletons = new Map<string, { pk: number; username: string }>();
   const superusers: string[] = [];
   const unusable: string[] = [];
   each(
@@ -18,11 +19,15 @@ export function planUsers(p: Planning): void {
       const key = identityKey(username);
       const taken = keys.get(key);
       if (taken) return `the same username as ${quote(taken.username)} (pk ${taken.pk}) once letter case is folded; the lower pk is kept`;
+      const skeleton = usernameSkeleton(username);
+      const lookalike = skeletons.get(skeleton);
+      if (lookalike) return `a username that looks like ${quote(lookalike.username)} (pk ${lookalike.pk}); the lower pk is kept`;
       const email = str(fields.email).trim();
       if (email.length > 254) return 'the email address is longer than 254 characters';
       const password = str(fields.password);
       if (password.length > 255) return 'the password hash is longer than 255 characters';
       keys.set(key, { pk, username });
+      skeletons.set(skeleton, { pk, username });
       const joined = ms(fields.date_joined, now);
       users.set(pk, { username, joined, groups: pks(fields.groups) });
       if (fields.is_superuser === true) superusers.push(username);
@@ -31,6 +36,7 @@ export function planUsers(p: Planning): void {
         id: pk,
         username,
         username_key: key,
+        username_skeleton: skeleton,
         email,
         password,
         is_active: bool(fields.is_active, true),
