@@ -17,7 +17,8 @@ function adminFlagCommand(admin: boolean): Command {
       await withDatabase(config, async ({ db }) => {
         const user = await new UsersRepository(db).findByUsername(args[0]!);
         if (!user) throw new CliError(`no user named ${JSON.stringify(args[0])}`);
-        await new AdminService(db, new SessionStore(db, config.sessionCookieAge)).setAdmin(COMMAND_LINE, user.id, admin);
+        const outcome = await new AdminService(db, new SessionStore(db, config.sessionCookieAge)).setAdmin(COMMAND_LINE, user.id, admin);
+        if (!outcome.ok && outcome.reason === 'last-admin') throw new CliError(`${user.username} is the last active administrator; make someone else one first (groupnotes promote <username>)`);
         console.log(`${user.username} is ${admin ? 'now' : 'no longer'} an administrator`);
       });
     },

@@ -18,4 +18,4 @@ export { UsersRepository } from './repository.js';
 export { AccountsService } from './service.js';
 export { PasswordResetService } from './reset-service.js';
 export { TokensRepository } from './tokens-repository.js';
-export { AttemptThrottle, passwordChangeLimits } from './throttle.js';
+export { adminResetLimits, AttemptThrottle, MAX_ADMIN_RESETS_PER_USER, passwordChangeLimits } from './throttle.js';

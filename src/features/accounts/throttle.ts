@@ -55,6 +55,14 @@ export function passwordChangeLimits(userId: number): Limit[] {
   return [{ scope: `password-change:${userId}`, max: MAX_WRONG_OLD_PASSWORDS, windowMs: LOGIN_WINDOW_MS }];
 }
 
+/** Reset mails an administrator sends to one user, whichever administrator: a mail that went to spam, not a flood of one inbox. */
+export const MAX_ADMIN_RESETS_PER_USER = 3;
+
+/** Every mail an administrator sends counts, per user it goes to (a request that sent nothing is released). */
+export function adminResetLimits(userId: number): Limit[] {
+  return [{ scope: `admin-reset:${userId}`, max: MAX_ADMIN_RESETS_PER_USER, windowMs: RESET_WINDOW_MS }];
+}
+
 /** Every request counts (not only failures): each may send a mail. */
 export function passwordResetLimits(email: string, ip: string): Limit[] {
   return [

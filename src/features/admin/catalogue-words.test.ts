@@ -55,9 +55,15 @@ describe('the administrators’ pages say only catalogue words', () => {
     } finally {
       await fresh.close();
     }
+    // Refusals are logged too (the last active administrator kept).
+    const { user: kept } = await loggedIn(t);
+    for (const action of ['deactivate-refused', 'demote-refused']) {
+      await t.db.insertInto('audit_log').values({ at: Date.now(), actor_id: null, actor_name: 'command line', action, target_id: kept.id, target_name: kept.username, address: 'command line' }).execute();
+    }
     const log = await admin.browser.get('/admin/audit/');
     expect(log.body).toContain('<td data-label="⟦What⟧">');
-    expectAllWrapped('/admin/audit/', log.body, [...(await people()), '127.0.0.1']);
+    expect(log.body).toContain('⟦was refused taking administrator from (the last active one)⟧');
+    expectAllWrapped('/admin/audit/', log.body, [...(await people()), '127.0.0.1', 'command line']);
     const notAllowed = await admin.browser.get(`/admin/users/${admin.user.id}/deactivate/`);
     expect(notAllowed.statusCode).toBe(405);
     expectAllWrapped('405', notAllowed.body, [admin.user.username]);
@@ -74,6 +80,18 @@ describe('the administrators’ pages say only catalogue words', () => {
       .replace(/<a href="#[a-z-]+">[a-z-]+<\/a>/g, '')
       .replace(/<span class="api-method[^"]*">[A-Z]+<\/span>/g, '');
     expectAllWrapped('/api/v1/docs/', prose, [admin.user.username, 'openapi.json']);
+  });
+});
+
+describe('the users page refusing a reset mail', () => {
+  it('the 429 past the reset mails one user may get, in English and Ukrainian', async () => {
+    const { user } = await loggedIn(t, { email: 'often@example.com' });
+    for (let i = 0; i < 3; i += 1) expect((await admin.browser.post(`/admin/users/${user.id}/send-reset/`)).statusCode).toBe(302);
+    const refused = await admin.browser.post(`/admin/users/${user.id}/send-reset/`);
+    expect(refused.statusCode).toBe(429);
+    expectAllWrapped('/admin/users/<pk>/send-reset/ (429)', refused.body, await people());
+    const uk = await admin.browser.post(`/admin/users/${user.id}/send-reset/`, {}, { headers: { 'accept-language': 'uk' } });
+    expect(uk.body).toContain(`⟦Користувачеві ${user.username} за останню годину вже надіслано стільки листів для відновлення пароля: 3.`);
   });
 });
 

@@ -45,6 +45,13 @@ export class AdminRepository {
     await this.db.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
   }
 
+  /** Whether taking `user` away (deactivated or demoted) would leave the site without an active administrator. */
+  async isLastActiveAdmin(user: AdminUserRow): Promise<boolean> {
+    if (user.is_admin !== 1 || user.is_active !== 1) return false;
+    const other = await this.db.selectFrom('users').select('id').where('is_admin', '=', 1).where('is_active', '=', 1).where('id', '<>', user.id).limit(1).executeTakeFirst();
+    return other === undefined;
+  }
+
   async setAdmin(id: number, admin: boolean): Promise<void> {
     await this.db.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', id).execute();
   }

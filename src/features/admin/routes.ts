@@ -1,9 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowed, NotFound } from '../../errors.js';
 import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
-import { PasswordResetService } from '../accounts/index.js';
+import type { Message } from '../../platform/i18n/index.js';
+import { adminResetLimits, AttemptThrottle, MAX_ADMIN_RESETS_PER_USER, PasswordResetService } from '../accounts/index.js';
 import { type Actor, AdminService } from './service.js';
 import { AdminUsersPage, AuditLogPage } from './views.js';
 
@@ -22,6 +23,11 @@ function adminActor(request: FastifyRequest): Actor {
 export const adminPages: FastifyPluginAsync<Services> = async (app, { db, sessions, config, outbox }) => {
   const service = new AdminService(db, sessions);
   const resets = new PasswordResetService(db, config, sessions, outbox);
+  const throttle = new AttemptThrottle(db);
+
+  /** The users page again with what was refused, at `status`. */
+  const refused = async (request: FastifyRequest, reply: FastifyReply, status: number, message: Message) =>
+    reply.render(AdminUsersPage({ ctx: viewContext(request), users: await service.admin.users(), errors: { __all__: [message] } }), status);
 
   app.get('/admin/users/', async (request, reply) => {
     adminActor(request);
@@ -47,6 +53,7 @@ export const adminPages: FastifyPluginAsync<Services> = async (app, { db, sessio
       const actor = adminActor(request);
       const outcome = await service.setActive(actor, pathId(request), active);
       if (!outcome.ok && outcome.reason === 'missing') throw new NotFound();
+      if (!outcome.ok && outcome.reason === 'last-admin') return refused(request, reply, 400, { key: 'admin.last_admin', values: { username: outcome.user.username } });
       if (outcome.ok) request.flash({ key: active ? 'admin.reactivated' : 'admin.deactivated_flash', values: { username: outcome.user.username } });
       else request.flash('admin.cannot_deactivate_self', 'error');
       return reply.redirect('/admin/users/', 302);
@@ -61,7 +68,18 @@ export const adminPages: FastifyPluginAsync<Services> = async (app, { db, sessio
   });
 
   app.post<PkParams>('/admin/users/:pk/send-reset/', async (request, reply) => {
-    const outcome = await service.sendPasswordReset(adminActor(request), pathId(request), resets);
+    const actor = adminActor(request);
+    const target = await service.admin.findUser(pathId(request));
+    if (!target) throw new NotFound();
+    // Counted per user mailed, whichever administrator asks; a request that sends nothing is given back.
+    const attempt = await throttle.reserve(adminResetLimits(target.id));
+    if (!attempt.ok) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      const minutes = Math.max(1, Math.ceil(attempt.retryAfterSeconds / 60));
+      return refused(request, reply, 429, { key: 'admin.reset_throttled', values: { username: target.username, max: MAX_ADMIN_RESETS_PER_USER, minutes } });
+    }
+    const outcome = await throttle.checking(attempt, () => service.sendPasswordReset(actor, target.id, resets));
+    if (!outcome.ok) await throttle.release(attempt);
     if (!outcome.ok && outcome.reason === 'missing') throw new NotFound();
     if (outcome.ok) request.flash({ key: 'admin.reset_sent', values: { email: outcome.email, username: outcome.username } });
     else request.flash({ key: outcome.reason === 'no-email' ? 'admin.reset_no_email' : 'admin.reset_inactive', values: { username: outcome.username } }, 'error');

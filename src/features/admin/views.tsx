@@ -1,6 +1,7 @@
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
-import { CsrfField } from '../../platform/views/forms.js';
+import { CsrfField, FormAlert } from '../../platform/views/forms.js';
+import type { FormErrors } from '../../platform/forms.js';
 import { Time } from '../../platform/views/controls.js';
 import type { AdminUserRow } from './repository.js';
 import type { MessageKey } from '../../platform/i18n/index.js';
@@ -24,11 +25,12 @@ function AdminNav({ ctx }: { ctx: ViewContext }) {
   );
 }
 
-export function AdminUsersPage({ ctx, users }: { ctx: ViewContext; users: AdminUserRow[] }) {
+export function AdminUsersPage({ ctx, users, errors = {} }: { ctx: ViewContext; users: AdminUserRow[]; errors?: FormErrors }) {
   return (
     <Layout ctx={ctx} title={ctx.t('admin.users')}>
       <h1>{ctx.t('admin.users')}</h1>
       <AdminNav ctx={ctx} />
+      <FormAlert errors={errors} />
       <table class="stack-on-phone admin-users">
         <thead>
           <tr>
@@ -100,6 +102,8 @@ const ACTION_LABELS: Record<string, MessageKey> = {
   'send-reset': 'admin.action_send_reset',
   promote: 'admin.action_promote',
   demote: 'admin.action_demote',
+  'deactivate-refused': 'admin.action_deactivate_refused',
+  'demote-refused': 'admin.action_demote_refused',
 };
 
 export function AuditLogPage({ ctx, entries }: { ctx: ViewContext; entries: AuditRow[] }) {
