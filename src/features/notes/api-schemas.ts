@@ -23,8 +23,8 @@ export const noteJson = z.object({
   id: z.int(),
   title: z.string(),
   content: z.string().describe('Markdown.'),
-  notebook: z.int().nullable().describe('A notebook of the owner.'),
-  tags: z.array(z.int()).describe('Tags of the owner, by id, ascending.'),
+  notebook: z.int().nullable().describe('A notebook of the owner: shown to the owner only, null for anyone else.'),
+  tags: z.array(z.int()).describe('Tags of the owner, by id, ascending: shown to the owner only, empty for anyone else.'),
   group: z.int().nullable().describe('The group whose members may read the note.'),
   priority: z.int().min(0).max(3).describe('0 low, 1 medium, 2 high, 3 urgent.'),
   is_pinned: z.boolean(),
@@ -36,15 +36,20 @@ export const noteJson = z.object({
 
 export type NoteJson = z.infer<typeof noteJson>;
 
-/** A note as GET shows it; also what an If-Match is checked against (so the ETags agree). */
-export function noteToJson(note: FullNoteRow): NoteJson {
+/**
+ * A note as GET shows it to `viewerId`; also what an If-Match is checked against (so the ETags
+ * agree). The owner's notebook and tags are the owner's own, as on the page: a group reader gets
+ * none of their ids.
+ */
+export function noteToJson(note: FullNoteRow, viewerId: number): NoteJson {
+  const owner = note.owner_id === viewerId;
   return {
     id: note.id,
     title: note.title,
     content: note.content,
-    notebook: note.notebook_id,
+    notebook: owner ? note.notebook_id : null,
     // By id, not by name as the page shows them: renaming a tag changes nothing here.
-    tags: note.tags.map((tag) => tag.id).sort((a, b) => a - b),
+    tags: owner ? note.tags.map((tag) => tag.id).sort((a, b) => a - b) : [],
     group: note.group_id,
     priority: note.priority,
     is_pinned: Boolean(note.is_pinned),

@@ -48,10 +48,10 @@ describe('POST /api/v1/notes/', () => {
     });
     expect(await findNote(t.db, id)).toMatchObject({ owner_id: owner.user.id, title: 'Plan', notebook_id: notebook.id, group_id: group.id, priority: 3, is_pinned: 1 });
     expect(await tagIdsOf(id)).toEqual([a.id, b.id].sort((x, y) => x - y));
-    // The Location answers the same object to the group's member, who may read it.
+    // The Location answers the group's member, who may read it, the same object without the owner's notebook and tags.
     const read = await api.member.get(response.headers.location as string);
     expect(read.statusCode).toBe(200);
-    expect(read.data).toEqual(response.data);
+    expect(read.data).toEqual({ ...response.data, notebook: null, tags: [] });
   });
 
   it('refuses a notebook or tag of someone else and a group the caller is not in: 400 on that field, nothing created', async () => {
@@ -124,6 +124,19 @@ describe('GET /api/v1/notes/:pk/', () => {
       expect(response.statusCode, path).toBe(404);
       expect(response.data.error?.code).toBe('not_found');
     }
+  });
+
+  it('shows the owner their notebook and tag ids, and a group member neither, in the note and the collection', async () => {
+    const notebook = await createNotebook(t.db, owner.user);
+    const tag = await createTag(t.db, owner.user);
+    const note = await createNote(t.db, owner.user, { group_id: group.id, title: 'Filed', notebook_id: notebook.id, tags: [tag] });
+    expect((await api.owner.get(url(note.id))).data).toMatchObject({ notebook: notebook.id, tags: [tag.id] });
+    const theirs = await api.member.get(url(note.id));
+    expect([theirs.statusCode, theirs.data.notebook, theirs.data.tags]).toEqual([200, null, []]);
+    const listed = (await api.member.get('/api/v1/notes/?limit=100')).data.results as unknown as { id: number; notebook: unknown; tags: unknown }[];
+    expect(listed.find((row) => row.id === note.id)).toMatchObject({ notebook: null, tags: [] });
+    const search = (await api.member.get('/api/v1/notes/?q=Filed')).data.results as unknown as { id: number; notebook: unknown; tags: unknown }[];
+    expect(search.find((row) => row.id === note.id)).toMatchObject({ notebook: null, tags: [] });
   });
 
   it('answers 304 to If-None-Match with the current ETag, and 200 with a new one once the note changed', async () => {

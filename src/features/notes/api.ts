@@ -49,7 +49,7 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
   const shown = async (userId: number, id: number) => {
     const note = await notes.findVisibleNote(userId, id);
     if (!note) throw new NotFound();
-    return noteToJson(note);
+    return noteToJson(note, userId);
   };
 
   apiRoute(app, {
@@ -80,7 +80,7 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
         lastKey = (note) => [note.is_pinned, note.priority, note.updated_at, note.id];
       }
       const last = page.notes.at(-1);
-      return { results: page.notes.map(noteToJson), next: nextUrl(request, page.hasNext && last ? encodeCursor(lastKey(last)) : null) };
+      return { results: page.notes.map((note) => noteToJson(note, user.id)), next: nextUrl(request, page.hasNext && last ? encodeCursor(lastKey(last)) : null) };
     },
   });
 
@@ -132,7 +132,7 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
         if (!(await locked.lockOwned(user.id, params.pk))) throw new NotFound();
         const current = await locked.findVisibleNote(user.id, params.pk);
         if (!current) throw new NotFound();
-        const before = noteToJson(current);
+        const before = noteToJson(current, user.id);
         checkIfMatch(request, before);
         if (Object.keys(body).length === 0) return before;
         const form: NoteForm = {
@@ -147,7 +147,7 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
         };
         saved(await new NotesService(trx, dialect).update(user.id, params.pk, form));
         const after = await locked.findVisibleNote(user.id, params.pk);
-        return noteToJson(after!);
+        return noteToJson(after!, user.id);
       }),
   });
 
