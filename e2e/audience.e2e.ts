@@ -4,7 +4,8 @@ import { fill, path, register, submit } from './actions.js';
 import { launchBrowser, Person } from './browser.js';
 
 // "Who can see this" on note and list pages, and the group's recent activity: audited (axe in
-// both schemes, no sideways scrolling at 360 and 390 px) and photographed.
+// both schemes, no sideways scrolling at 360 and 390 px) and photographed. A reader who is not
+// the owner is shown the owner, the group and the shares by name as counts; the owner, names.
 
 describe('who can see this, and group activity, in the browser', () => {
   let browser: Browser;
@@ -23,7 +24,7 @@ describe('who can see this, and group activity, in the browser', () => {
 
   const panel = (person: Person) => person.page.locator('section.audience');
 
-  test('a group note shows its owner and the group\'s members to a member', async () => {
+  test('a group note shows its owner and how many of the group read it to a member, and everyone to its owner', async () => {
     await register(vera, 'vera');
     await register(walt, 'walt');
     await vera.visit('/groups/new/');
@@ -40,7 +41,10 @@ describe('who can see this, and group activity, in the browser', () => {
     const notePath = path(vera);
 
     await walt.visit(notePath);
-    expect(await panel(walt).locator('li').allTextContents()).toEqual(['veracan change itowner · member of Allotment', 'waltyoucan readmember of Allotment']);
+    expect(await panel(walt).locator('li').allTextContents()).toEqual(['veracan change itowner · member of Allotment', '2 members of Allotmentcan read']);
+    expect(await panel(walt).locator('.audience-self').textContent()).toBe('waltyou can read member of Allotment');
+    await vera.visit(notePath);
+    expect(await panel(vera).locator('li').allTextContents()).toEqual(['verayoucan change itowner · member of Allotment', 'waltcan readmember of Allotment']);
     await walt.screenshot('note-audience');
     await walt.screenshot('note-audience', { dark: true });
   });
@@ -54,7 +58,7 @@ describe('who can see this, and group activity, in the browser', () => {
     await fill(vera, { 'What to buy': 'Carrot seeds' });
     expect(await submit(vera, 'Add item')).toBe(302);
     await walt.visit(listPath);
-    expect(await panel(walt).locator('.audience-name').allTextContents()).toEqual(['vera', 'waltyou']);
+    expect(await panel(walt).locator('.audience-name').allTextContents()).toEqual(['vera', '2 members of Allotment', 'waltyou']);
     await walt.screenshot('shopping-audience');
     await walt.screenshot('shopping-audience', { dark: true });
 
@@ -65,7 +69,8 @@ describe('who can see this, and group activity, in the browser', () => {
     await fill(vera, { 'Share with (username)': 'walt' });
     expect(await submit(vera, 'Share')).toBe(302);
     await walt.visit(todoPath);
-    expect(await panel(walt).locator('.audience-via').allTextContents()).toEqual(['owner', 'shared by name']);
+    expect(await panel(walt).locator('.audience-name').allTextContents()).toEqual(['vera', 'Shared by name with 1 person', 'waltyou']);
+    expect(await panel(walt).locator('.audience-via').allTextContents()).toEqual(['owner', 'only the owner sees their names', 'shared by name']);
   });
 
   test('the group page lists what happened, newest first', async () => {

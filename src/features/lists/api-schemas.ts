@@ -16,6 +16,8 @@ export const shareJson = z.object({ username: z.string(), permission });
 
 export const sharesJson = z.array(shareJson).nullable().describe('Who the list is shared with: shown to its owner only, null for anyone else.');
 
+export const shareCountJson = z.number().int().describe('How many people the list is shared with by name, shown to whoever reads it (their names, `shares`, to its owner only).');
+
 /** Who a list is shared with, for its owner only, as the page shows it. */
 export function sharesOf(list: { owner_id: number }, userId: number, sharedWith: SharedUser[]) {
   return list.owner_id === userId ? sharedWith.map((user) => ({ username: user.username, permission: user.permission })) : null;

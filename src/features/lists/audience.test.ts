@@ -64,12 +64,12 @@ describe('who can see a shopping list', () => {
     });
   }
 
-  it('is shown on the page to a reader and follows a share removed', async () => {
+  it('is shown on the page by name to the owner, to a reader as counts, and follows a share removed', async () => {
     const list = await createShoppingList(t.db, owner.user, { title: 'Shown', group });
     await shareWith('shopping_list_shares', list.id, reader.user, 'read');
     await shareWith('shopping_list_shares', list.id, ticker, 'tick');
-    const rows = panelRows((await reader.browser.get(`/shopping/${list.id}/`)).body);
-    expect(rows).toEqual(['owen: can change it', 'tom: can tick and add items', 'bea: can read', 'greta: can read', 'rita: can read']);
+    expect(panelRows((await owner.browser.get(`/shopping/${list.id}/`)).body)).toEqual(['owen: can change it', 'tom: can tick and add items', 'bea: can read', 'greta: can read', 'rita: can read']);
+    expect(panelRows((await reader.browser.get(`/shopping/${list.id}/`)).body)).toEqual(['owen: can change it', '3 members of Flat: can read', 'Shared by name with 2 people: ', 'rita: can read']);
     await t.db.deleteFrom('shopping_list_shares').where('list_id', '=', list.id).where('user_id', '=', ticker.id).execute();
     expect(panelRows((await owner.browser.get(`/shopping/${list.id}/`)).body)).not.toContain('tom: can tick and add items');
     await expectPanelAgreesWithRules(t.db, (await shopping().findVisiblePage(owner.user.id, list.id))!.audience, rulesFor(list.id));
@@ -91,7 +91,8 @@ describe('who can see a to-do list', () => {
     const panel = (await todo().findVisiblePage(reader.user.id, list.id))!.audience;
     await expectPanelAgreesWithRules(t.db, panel, rulesFor(list.id));
     expect(panel.map((person) => [person.username, person.role])).toEqual([['owen', 'change'], ['tom', 'tick'], ['rita', 'read']]);
-    expect(panelRows((await reader.browser.get(`/todo/${list.id}/`)).body)).toEqual(['owen: can change it', 'tom: can tick and add items', 'rita: can read']);
+    expect(panelRows((await owner.browser.get(`/todo/${list.id}/`)).body)).toEqual(['owen: can change it', 'tom: can tick and add items', 'rita: can read']);
+    expect(panelRows((await reader.browser.get(`/todo/${list.id}/`)).body)).toEqual(['owen: can change it', 'Shared by name with 2 people: ', 'rita: can read']);
   });
 
   it('is the owner alone for a list shared with nobody', async () => {

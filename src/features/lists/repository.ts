@@ -14,8 +14,11 @@ import { type GroupChoice, type SharedUser, SharesRepository } from './sharing.j
 // own columns come from its ListKind. Composed of the access definitions, the item statements and
 // the shares, not inherited from them.
 
-/** A list with its owner's name and the kind's own columns. */
-export type NamedList<List> = List & { owner_name: string };
+/**
+ * A list with its owner's name, how many people it is shared with by name (a count, for whoever
+ * reads it: the names are its owner's to see) and the kind's own columns.
+ */
+export type NamedList<List> = List & { owner_name: string; share_count: number };
 
 /** A list with what its page shows. */
 export interface ListPageRows<List, Item> {
@@ -61,7 +64,11 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
       .visibleLists(userId)
       .innerJoin('users', 'users.id', `${lists}.owner_id`)
       .selectAll(lists)
-      .select(['users.username as owner_name', ...(kind.list.columns?.(db) ?? [])]);
+      .select((eb) => [
+        'users.username as owner_name',
+        eb.selectFrom(sharesTable).select((c) => c.fn.countAll<number>().as('n')).whereRef(`${sharesTable}.list_id`, '=', `${lists}.id`).as('share_count'),
+        ...(kind.list.columns?.(db) ?? []),
+      ]);
 
   /**
    * The people who may read the list (whom an item may be given to): the owner and the shared
@@ -130,10 +137,7 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
     /** Every list the user may read, most recently changed first, with its share count and the kind's summary columns. */
     async summaries(userId: number): Promise<ListSummary[]> {
       const rows = await visibleNamed(userId)
-        .select((eb) => [
-          eb.selectFrom(sharesTable).select((c) => c.fn.countAll<number>().as('n')).whereRef(`${sharesTable}.list_id`, '=', `${lists}.id`).as('share_count'),
-          ...kind.summary.columns(db),
-        ])
+        .select(kind.summary.columns(db))
         .orderBy(updatedAt, 'desc')
         .orderBy(id, 'desc')
         .execute();

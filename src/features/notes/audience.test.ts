@@ -68,19 +68,21 @@ describe('who can see a note', () => {
     await expectPanelAgreesWithRules(t.db, await panelOf(owner.user, moving), rulesFor(moving.id));
   });
 
-  it('is shown on the note page to the owner and to a member, and follows a member leaving (a kept page included)', async () => {
-    const expected = ['olive: can change it', 'aaron: can read', 'mia: can read'];
-    for (const reader of [owner, member]) expect(panelRows((await reader.browser.get(`/notes/${groupNote.id}/`)).body)).toEqual(expected);
+  it('is shown on the note page by name to the owner, and to a member as the owner and a count of the group, following a member leaving (a kept page included)', async () => {
+    const page = async (reader: { browser: TestBrowser }) => panelRows((await reader.browser.get(`/notes/${groupNote.id}/`)).body);
+    expect(await page(owner)).toEqual(['olive: can change it', 'aaron: can read', 'mia: can read']);
+    expect(await page(member)).toEqual(['olive: can change it', '3 members of Household: can read', 'mia: can read']);
     await t.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', otherMember.id).execute();
-    expect(panelRows((await member.browser.get(`/notes/${groupNote.id}/`)).body)).toEqual(['olive: can change it', 'mia: can read']);
+    expect(await page(member)).toEqual(['olive: can change it', '2 members of Household: can read', 'mia: can read']);
+    expect(await page(owner)).toEqual(['olive: can change it', 'mia: can read']);
     await t.db.insertInto('group_members').values({ group_id: group.id, user_id: otherMember.id, joined_at: Date.now() }).execute();
-    expect(panelRows((await member.browser.get(`/notes/${groupNote.id}/`)).body)).toEqual(expected);
+    expect(await page(member)).toEqual(['olive: can change it', '3 members of Household: can read', 'mia: can read']);
   });
 
   it('follows a member renaming themself on a kept page', async () => {
-    await member.browser.get(`/notes/${groupNote.id}/`);
+    await owner.browser.get(`/notes/${groupNote.id}/`);
     await t.db.updateTable('users').set({ username: 'aaron2', username_key: 'aaron2' }).where('id', '=', otherMember.id).execute();
-    expect(panelRows((await member.browser.get(`/notes/${groupNote.id}/`)).body)).toContain('aaron2: can read');
+    expect(panelRows((await owner.browser.get(`/notes/${groupNote.id}/`)).body)).toContain('aaron2: can read');
     await t.db.updateTable('users').set({ username: 'aaron', username_key: 'aaron' }).where('id', '=', otherMember.id).execute();
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ID } from '../../../platform/ids.js';
-import { donePatch, isoTime, permission, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import { donePatch, isoTime, permission, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import type { NamedList } from '../repository.js';
 import type { SharedUser } from '../sharing.js';
 import { STORE_MAX, itemName, itemUnit, shoppingListForm } from './forms.js';
@@ -36,6 +36,7 @@ export const shoppingListJson = z.object({
   group_permission: permission.nullable().describe('What the group\'s members may do, `read` or `tick`; null without a group.'),
   owner: z.string().describe('The username of its owner.'),
   shares: sharesJson,
+  share_count: shareCountJson,
   estimated_total: decimalText.describe('Price times quantity over the items not yet bought, rounded to a cent.'),
   unpriced_items: z.number().int().describe('Items not yet bought without a price, left out of the total.'),
   created_at: timestamp,
@@ -116,6 +117,7 @@ export function shoppingListOut(list: NamedList<ShoppingListRow>, userId: number
     group_permission: list.group_id === null ? null : list.group_permission,
     owner: list.owner_name,
     shares: sharesOf(list, userId, sharedWith),
+    share_count: Number(list.share_count),
     estimated_total: formatCents(total.cents),
     unpriced_items: total.unpriced,
     created_at: isoTime(list.created_at),

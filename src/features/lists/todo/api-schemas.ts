@@ -1,7 +1,7 @@
 import { msg } from '../../../platform/i18n/index.js';
 import { z } from 'zod';
 import type { SharedUser } from '../sharing.js';
-import { donePatch, isoTime, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import { donePatch, isoTime, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import { isValidDueDate } from './dates.js';
 import { DESCRIPTION_MAX, todoItemForm, todoListForm } from './forms.js';
 import type { TodoList } from '../../../db/schema.js';
@@ -30,6 +30,7 @@ export const todoListJson = z.object({
   description: z.string(),
   owner: z.string().describe('The username of its owner.'),
   shares: sharesJson,
+  share_count: shareCountJson,
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -93,6 +94,7 @@ export function todoListOut(list: NamedList<TodoList>, userId: number, sharedWit
     description: list.description,
     owner: list.owner_name,
     shares: sharesOf(list, userId, sharedWith),
+    share_count: Number(list.share_count),
     created_at: isoTime(list.created_at),
     updated_at: isoTime(list.updated_at),
   };
