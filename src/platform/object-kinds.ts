@@ -1,4 +1,5 @@
-import type { AliasableExpression, Expression } from 'kysely';
+import type { AliasableExpression, Expression, Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { MessageKey } from './i18n/index.js';
 
 // The kinds of object people share (a note, a to-do list, a shopping list), each described once,
@@ -34,6 +35,12 @@ export interface ObjectKind {
     heading: MessageKey;
     /** visible(viewer) narrowed to the group's objects the page lists (a note not archived, say). */
     shared(viewer: number, groupId: Expression<number>): ObjectRows;
+    /**
+     * Takes every object `ownerId` owns out of group `groupId`, because they left it or were
+     * removed: in `db`, the transaction of the membership's change, so the group never keeps what
+     * its former member shared. Shares by name stay as they are. The ids of the objects taken out.
+     */
+    unshareOwned(db: Kysely<Database>, ownerId: number, groupId: number): Promise<number[]>;
   };
 }
 

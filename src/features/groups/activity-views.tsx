@@ -24,6 +24,8 @@ function eventWords(ctx: ViewContext, event: ActivityEntry): string | null {
       return ctx.t('group_activity.member_left', { member });
     case 'member.removed':
       return ctx.t('group_activity.member_removed', { actor, member });
+    case 'member.unshared':
+      return event.unsharedKind ? ctx.t('group_activity.member_unshared', { member, kind: event.unsharedKind, count: event.count }) : null;
     case 'group.renamed':
       return ctx.t('group_activity.renamed', { actor });
   }

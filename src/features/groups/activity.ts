@@ -3,8 +3,11 @@ import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import type { Database } from '../../db/schema.js';
 import type { ObjectKinds } from '../../platform/object-kinds.js';
 
-/** What happened in a group: an object shared into it or changed, a member coming or going. */
-export type ActivityKind = 'note.shared' | 'list.added' | 'list.changed' | 'member.added' | 'member.left' | 'member.removed' | 'group.renamed';
+/**
+ * What happened in a group: an object shared into it or changed, a member coming or going, and
+ * what a member's going took out of the group (`member.unshared`, one row per kind, with a count).
+ */
+export type ActivityKind = 'note.shared' | 'list.added' | 'list.changed' | 'member.added' | 'member.left' | 'member.removed' | 'member.unshared' | 'group.renamed';
 
 export interface ActivityEvent {
   groupId: number;
@@ -15,6 +18,8 @@ export interface ActivityEvent {
   memberId?: number;
   /** The object an event is about: its kind as registered (ObjectKinds) and its id. */
   object?: { kind: string; id: number };
+  /** For `member.unshared`: the kind of the objects the member's going took out of the group, and how many (no ids: they are no longer the group's). */
+  unshared?: { kind: string; count: number };
 }
 
 /** Changes to one object by one person within this long are one row (a shop of 30 ticks is one line). */
@@ -53,6 +58,7 @@ const COLUMN_TYPES: Record<keyof RecordedRow, 'integer' | 'bigint' | 'text'> = {
   member_id: 'integer',
   object_kind: 'text',
   object_id: 'integer',
+  count: 'integer',
   created_at: 'bigint',
   updated_at: 'bigint',
 };
@@ -63,8 +69,9 @@ function activityRow(event: ActivityEvent, now: number) {
     kind: event.kind,
     actor_id: event.actorId,
     member_id: event.memberId ?? null,
-    object_kind: event.object?.kind ?? null,
+    object_kind: event.object?.kind ?? event.unshared?.kind ?? null,
     object_id: event.object?.id ?? null,
+    count: event.unshared?.count ?? 1,
     created_at: now,
     updated_at: now,
   };
@@ -107,6 +114,8 @@ export interface ActivityEntry {
   updated_at: number;
   /** The object it is about, when the reader may see it now: its kind's name, page and title. */
   object: { kind: string; path: string; title: string } | null;
+  /** For `member.unshared`: the kind of the objects taken out of the group (`count` of them). */
+  unsharedKind: string | null;
 }
 
 interface ActivityRow {
@@ -125,7 +134,8 @@ interface ActivityRow {
  * The group's recent events `viewerId` may see, as one JSON column (read it with readRecent). An
  * event about an object shows only to who may see the object now, by its kind's own visibility
  * query (a note since moved out of the group, a list moved to another group, a deleted one: gone);
- * one of a kind nobody registered, never. The caller checks membership.
+ * one of a kind nobody registered, never; a count of objects a member's going took out of the
+ * group names none of them, and shows to every member. The caller checks membership.
  */
 export function recentActivityColumn(db: Kysely<Database>, kinds: ObjectKinds, viewerId: number, groupId: Expression<number>) {
   const query = db
@@ -158,7 +168,8 @@ export function recentActivityColumn(db: Kysely<Database>, kinds: ObjectKinds, v
           eb.exists(eb.selectFrom(kind.visible(viewerId).as('seen')).select('seen.id').whereRef('seen.id', '=', 'group_activity.object_id')),
         ]),
       );
-      return eb.or([eb('group_activity.object_kind', 'is', null), ...seen]);
+      // How many objects a member's going took out of the group is told to every member: no object is named.
+      return eb.or([eb('group_activity.object_kind', 'is', null), eb('group_activity.kind', '=', 'member.unshared'), ...seen]);
     })
     .orderBy('group_activity.updated_at', 'desc')
     .orderBy('group_activity.id', 'desc')
@@ -171,7 +182,8 @@ export function readRecentActivity(kinds: ObjectKinds, column: unknown): Activit
   return parseJsonRows<ActivityRow>(column).map(({ object_kind, object_id, title, ...row }) => {
     const kind = object_kind === null ? undefined : kinds.get(object_kind);
     const object = kind && object_id !== null && title !== null ? { kind: kind.kind, path: `${kind.path}${object_id}/`, title } : null;
-    return { ...row, count: Number(row.count), updated_at: Number(row.updated_at), object };
+    const unsharedKind = row.kind === 'member.unshared' ? object_kind : null;
+    return { ...row, count: Number(row.count), updated_at: Number(row.updated_at), object, unsharedKind };
   });
 }
 

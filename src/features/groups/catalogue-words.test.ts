@@ -52,6 +52,8 @@ beforeAll(async () => {
   await recordActivity(t.db, { groupId: group.id, kind: 'list.added', actorId: owner.user.id, object: { kind: 'shopping', id: list.id } });
   await recordActivity(t.db, { groupId: group.id, kind: 'list.changed', actorId: owner.user.id, object: { kind: 'shopping', id: list.id } });
   expect((await owner.browser.post(`/groups/${group.id}/edit/`, { name: '⟦Flat 3⟧' })).statusCode).toBe(302);
+  // What the leaver shared with the group goes with them: a line says how many.
+  await createShoppingList(t.db, leaver.user, { title: '⟦Lesia shop⟧', group });
   expect((await leaver.browser.post(`/groups/${group.id}/leave/`)).statusCode).toBe(302);
   await t.db.insertInto('group_members').values({ group_id: group.id, user_id: leaver.user.id, joined_at: Date.now() }).execute();
   expect((await owner.browser.post(`/groups/${group.id}/members/`, { action: 'remove', user_pk: String(leaver.user.id) })).statusCode).toBe(302);
@@ -70,6 +72,7 @@ describe('every page of groups, chat and notifications speaks only from the cata
     for (const path of ['/groups/', `/groups/${group.id}/`]) expectOnlyCatalogue(`${path} (member)`, await page(member.browser, path));
     // The activity shows every kind of event.
     expect(await page(member.browser, `/groups/${group.id}/`)).toMatch(/renamed the group[\s\S]*shared the note ⟦Soup⟧/);
+    expect(await page(member.browser, `/groups/${group.id}/`)).toContain('lesia no longer shares a shopping list with the group');
   });
 
   it('a group list with no group', async () => {

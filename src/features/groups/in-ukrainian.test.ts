@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
-import { ApiClient, buildTestApp, connectChat, createGroup, listen, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
+import { ApiClient, buildTestApp, connectChat, createGroup, createNote, createShoppingList, listen, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
 // Groups, chat and notifications in Ukrainian: for a browser that asks for it, or a user who
 // chose it; dates in Ukrainian too; the API's `code`s and the socket's fields stay English.
@@ -71,6 +71,17 @@ describe('groups in Ukrainian', () => {
     expect(uk.statusCode).toBe(400);
     expect(uk.data.error).toEqual({ code: 'invalid', message: 'Тіло запиту некоректне.', fields: { username: ['Немає користувача з іменем «nobody».'] } });
     expect(en.data.error).toEqual({ code: 'invalid', message: 'The request body is not valid.', fields: { username: ['There is no user named “nobody”.'] } });
+  });
+
+  it('the activity line of what a member who left took out of the group, counted the Ukrainian way', async () => {
+    const leaver = await loggedIn(t, { username: 'ivan' });
+    await t.db.insertInto('group_members').values({ group_id: group.id, user_id: leaver.user.id, joined_at: Date.now() }).execute();
+    for (const title of ['Один', 'Два', 'Три', 'Чотири', 'П’ять']) await createNote(t.db, leaver.user, { title, group_id: group.id });
+    await createShoppingList(t.db, leaver.user, { title: 'Ринок', group });
+    expect((await leaver.browser.post(`/groups/${group.id}/leave/`)).statusCode).toBe(302);
+    const body = (await owner.browser.get(`/groups/${group.id}/`, { headers: UK })).body;
+    expect(body).toContain('ivan: 5 нотаток більше не спільні з групою');
+    expect(body).toContain('ivan: 1 список покупок більше не спільний з групою');
   });
 
   it('the chat socket’s error reasons, for a user who chose Ukrainian, in the same frame fields', async () => {

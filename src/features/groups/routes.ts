@@ -13,7 +13,7 @@ import { GroupDeletePage, GroupFormPage, GroupListPage, GroupPage } from './view
 import { GroupEditPage, LeaveConfirmPage, RemoveMemberConfirmPage } from './manage-views.js';
 
 export const groupPages: FastifyPluginAsync<Services> = async (app, { db, hub, notifications, objectKinds }) => {
-  const service = new GroupsService(db, hub, notifications);
+  const service = new GroupsService(db, hub, notifications, objectKinds);
   const { groups } = service;
   groupsApi(app, service);
   groupMembersApi(app, service);

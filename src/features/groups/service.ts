@@ -6,6 +6,7 @@ import { recordActivity } from './activity.js';
 import { msg } from '../../platform/i18n/index.js';
 import type { Notifier } from '../../services.js';
 import type { Outcome } from '../../platform/forms.js';
+import type { ObjectKinds } from '../../platform/object-kinds.js';
 import { UsersRepository } from '../accounts/index.js';
 import { GroupsRepository } from './repository.js';
 
@@ -22,6 +23,8 @@ export class GroupsService {
     private readonly hub: Hub | null,
     /** Tells added members; its announcements reach open pages only through a hub (none in the CLI). */
     private readonly notifications: Notifier | null = null,
+    /** The kinds of object a group holds: what a member who goes takes out of it. Needed to remove a member (the CLI removes none). */
+    private readonly objectKinds: ObjectKinds | null = null,
   ) {
     this.groups = new GroupsRepository(db);
   }
@@ -93,30 +96,47 @@ export class GroupsService {
     return { ok: true, value: user };
   }
 
-  /** Only the group's owner removes members: the event names them. */
+  /** Only the group's owner removes members: the event names them. What the member shared with the group leaves it with them. */
   async removeMember(group: Group, userId: number): Promise<Outcome<null>> {
     if (userId === group.owner_id) return { ok: false, errors: { user_pk: ['group_form.owner_not_removable'] } };
-    const removed = await this.db.transaction().execute(async (trx) => {
-      if (!(await new GroupsRepository(trx).removeMember(group.id, userId))) return false;
-      await recordActivity(trx, { groupId: group.id, kind: 'member.removed', actorId: group.owner_id, memberId: userId });
-      return true;
-    });
+    const removed = await this.goes(group.id, userId, { kind: 'member.removed', actorId: group.owner_id });
     if (!removed) {
       return { ok: false, errors: { user_pk: ['group_form.not_a_member'] } };
     }
-    this.hub?.publish({ type: 'group.members_removed', groupId: group.id, userIds: [userId] });
     return { ok: true, value: null };
   }
 
-  /** A member who is not the owner leaves; false when there was nothing to leave. */
+  /** A member who is not the owner leaves, taking what they shared with the group; false when there was nothing to leave. */
   async leave(groupId: number, userId: number): Promise<boolean> {
-    const left = await this.db.transaction().execute(async (trx) => {
-      if (!(await new GroupsRepository(trx).removeMember(groupId, userId))) return false;
-      await recordActivity(trx, { groupId, kind: 'member.left', actorId: userId, memberId: userId });
-      return true;
+    return this.goes(groupId, userId, { kind: 'member.left', actorId: userId });
+  }
+
+  /**
+   * The member goes, in one transaction with everything they shared with the group: each kind of
+   * object takes theirs out of it (shares by name stay), and the activity says how many of each
+   * went. Then their sockets of the group close and those on the objects re-check. False when they
+   * were not a member.
+   */
+  private async goes(groupId: number, userId: number, event: { kind: 'member.left' | 'member.removed'; actorId: number }): Promise<boolean> {
+    const kinds = this.objectKinds;
+    if (!kinds) throw new Error('GroupsService needs the kinds of object to remove a member');
+    const unshared = await this.db.transaction().execute(async (trx) => {
+      if (!(await new GroupsRepository(trx).removeMember(groupId, userId))) return undefined;
+      const taken: { kind: string; id: number }[] = [];
+      const counts: { kind: string; count: number }[] = [];
+      for (const kind of kinds.all()) {
+        const ids = (await kind.inGroup?.unshareOwned(trx, userId, groupId)) ?? [];
+        if (ids.length > 0) counts.push({ kind: kind.kind, count: ids.length });
+        taken.push(...ids.map((id) => ({ kind: kind.kind, id })));
+      }
+      // The member's row last: the same moment, it heads the feed (newest first), the counts below it.
+      for (const count of counts) await recordActivity(trx, { groupId, kind: 'member.unshared', actorId: event.actorId, memberId: userId, unshared: count });
+      await recordActivity(trx, { groupId, kind: event.kind, actorId: event.actorId, memberId: userId });
+      return taken;
     });
-    if (left) this.hub?.publish({ type: 'group.members_removed', groupId, userIds: [userId] });
-    return left;
+    if (!unshared) return false;
+    this.hub?.publish({ type: 'group.members_removed', groupId, userIds: [userId], unshared });
+    return true;
   }
 
   async delete(group: Group): Promise<void> {

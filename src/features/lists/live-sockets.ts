@@ -202,7 +202,14 @@ export class LiveListSockets {
         this.checkLater([...(this.byList.get(keyOf(event.list)) ?? [])]);
         return;
       case 'group.members_removed':
-        if (this.options.kind.hasGroups) this.checkLater(event.userIds.flatMap((userId) => [...(this.byUser.get(userId) ?? [])]));
+        if (!this.options.kind.hasGroups) return;
+        // The members' sockets, and those on the lists they took out of the group (the other members').
+        this.checkLater([
+          ...new Set([
+            ...event.userIds.flatMap((userId) => [...(this.byUser.get(userId) ?? [])]),
+            ...(event.unshared ?? []).flatMap((object) => (object.kind === this.options.kind.name ? [...(this.byList.get(keyOf({ kind: this.options.kind.name, id: object.id })) ?? [])] : [])),
+          ]),
+        ]);
         return;
       case 'group.deleted':
         // Rare: every socket here is checked rather than keeping each list's group.

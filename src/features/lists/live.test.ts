@@ -169,6 +169,20 @@ describe('losing access closes the socket at once (4403)', () => {
     expect((await within(otherSocket.closed))?.code).toBe(4403);
   });
 
+  it("for the group's members, when the list's owner leaves the group and takes the list out of it", async () => {
+    const owner = await viewer();
+    const leaver = await viewer();
+    const member = await viewer();
+    const group = await createGroup(t.db, owner.user, [leaver.user, member.user]);
+    const list = await createShoppingList(t.db, leaver.user, { group });
+    const memberSocket = await connectChat(address, `/ws/shopping/${list.id}/`, { sessionKey: member.sessionKey });
+    const leaverSocket = await connectChat(address, `/ws/shopping/${list.id}/`, { sessionKey: leaver.sessionKey });
+    expect((await leaver.browser.post(`/groups/${group.id}/leave/`)).statusCode).toBe(302);
+    expect((await within(memberSocket.closed))?.code).toBe(4403);
+    expect(leaverSocket.ws.readyState).toBe(leaverSocket.ws.OPEN);
+    leaverSocket.close();
+  });
+
   it('when the list is deleted, and when the session ends', async () => {
     const { owner, reader, list, ownerSocket, readerSocket } = await sharedShoppingList();
     expect((await reader.browser.post('/accounts/logout/')).statusCode).toBe(302);

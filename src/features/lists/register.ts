@@ -42,7 +42,11 @@ export function registerListKind<List extends ListRow, Item extends ItemRow, Lis
     noun: kind.cardLabel,
     path: `${kind.base}/`,
     visible: rows,
-    inGroup: kind.group && { heading: kind.group.heading, shared: (viewer, groupId) => rows(viewer).where(sql.ref<number | null>(`${lists}.group_id`), '=', groupId) },
+    inGroup: kind.group && {
+      heading: kind.group.heading,
+      shared: (viewer, groupId) => rows(viewer).where(sql.ref<number | null>(`${lists}.group_id`), '=', groupId),
+      unshareOwned: (trx, ownerId, groupId) => service.on(trx, null).lists.takeOwnedOutOfGroup(ownerId, groupId),
+    },
   });
   listPageRoutes(app, service, module.pages);
   listApiRoutes(app, { db: services.db, service, live }, module.api);

@@ -201,6 +201,23 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
     /** The list's group now, as a subquery (kinds with groups): what a change to its items is recorded under. */
     groupOf: (listId: number) => db.selectFrom(lists).select(sql.ref<number | null>(`${lists}.group_id`).as('group_id')).where(id, '=', listId).$asScalar(),
 
+    /**
+     * The owner's lists in the group lose it (kinds with groups), because the owner left it or was
+     * removed: the group's members no longer read or tick them; shares by name stay. Their ids.
+     */
+    async takeOwnedOutOfGroup(ownerId: number, groupId: number): Promise<number[]> {
+      if (!kind.group) return [];
+      const rows = await db
+        .updateTable(lists)
+        // Only kinds with groups have the column (kind.ts).
+        .set({ group_id: null } as never)
+        .where('owner_id', '=', ownerId)
+        .where(sql.ref<number | null>(`${lists}.group_id`), '=', groupId)
+        .returning('id')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
     /** The list's group now, to record a list put into a group; undefined when the user owns no such list. */
     async ownedListGroup(userId: number, listId: number): Promise<number | null | undefined> {
       const row = await access.ownedLists(userId).select(sql.ref<number | null>(`${lists}.group_id`).as('group_id')).where(id, '=', listId).executeTakeFirst();

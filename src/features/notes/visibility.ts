@@ -58,7 +58,21 @@ export function noteKind(notes: { visibleNotes(userId: number): SelectQueryBuild
     noun: 'notes.card_label',
     path: '/notes/',
     visible: rows,
-    // The group page lists the group's notes that are not archived.
-    inGroup: { heading: 'notes.shelf_heading', shared: (viewer, groupId) => rows(viewer).where('notes.group_id', '=', groupId).where('notes.is_archived', '=', 0) },
+    inGroup: {
+      heading: 'notes.shelf_heading',
+      // The group page lists the group's notes that are not archived.
+      shared: (viewer, groupId) => rows(viewer).where('notes.group_id', '=', groupId).where('notes.is_archived', '=', 0),
+      unshareOwned: (db, ownerId, groupId) => takeOutOfGroup(db, ownerId, groupId),
+    },
   };
+}
+
+/**
+ * The owner's notes in the group lose it, archived ones too: the note's, its owner's and both
+ * groups' view versions move with the change (migration 0007's triggers), so no kept page shows
+ * them to the group again. Their ids.
+ */
+async function takeOutOfGroup(db: Kysely<Database>, ownerId: number, groupId: number): Promise<number[]> {
+  const rows = await db.updateTable('notes').set({ group_id: null }).where('notes.owner_id', '=', ownerId).where('notes.group_id', '=', groupId).returning('notes.id').execute();
+  return rows.map((row) => row.id);
 }
