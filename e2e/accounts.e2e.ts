@@ -94,7 +94,8 @@ describe('accounts in the browser', () => {
     await carol.audit();
     // Registration guessed the browser's zone (public/js/app.js): one this server knows.
     expect(await carol.page.getByLabel('Time zone').inputValue()).toMatch(/^[A-Za-z]+(\/[A-Za-z_+-]+)*$/);
-    await fill(carol, { 'Email (optional)': 'carol@example.org' });
+    // A new address takes the current password, typed in the same form.
+    await fill(carol, { 'Email (optional)': 'carol@example.org', 'Your current password': PASSWORD });
     await carol.page.getByLabel('Time zone').selectOption('Asia/Tokyo');
     expect(await submit(carol, 'Save')).toBe(302);
     expect(path(carol)).toBe('/accounts/');
@@ -102,6 +103,24 @@ describe('accounts in the browser', () => {
     expect(await carol.page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
     expect(await carol.page.getByLabel('Email (optional)').inputValue()).toBe('carol@example.org');
     await carol.screenshot('account');
+  });
+
+  test('changing the email with the session alone asks for the password, then saves it', async () => {
+    await carol.visit('/accounts/');
+    await fill(carol, { 'Email (optional)': 'carol@example.net' });
+    expect(await submit(carol, 'Save')).toBe(400);
+    expect(path(carol)).toBe('/accounts/');
+    await carol.audit(true);
+    await expect.poll(() => carol.page.getByText('Enter your current password to confirm it is you.').isVisible()).toBe(true);
+    expect(await carol.page.getByLabel('Your current password').getAttribute('aria-invalid')).toBe('true');
+    // The new address waits in the form, not saved.
+    expect(await carol.page.getByLabel('Email (optional)').inputValue()).toBe('carol@example.net');
+    await fill(carol, { 'Your current password': PASSWORD });
+    expect(await submit(carol, 'Save')).toBe(302);
+    expect(path(carol)).toBe('/accounts/');
+    await expect.poll(() => carol.page.getByText('Your account was saved.').isVisible()).toBe(true);
+    expect(await carol.page.getByLabel('Email (optional)').inputValue()).toBe('carol@example.net');
+    expect(await carol.page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
   });
 
   test('password change: errors by the field, then success ends the old password', async () => {

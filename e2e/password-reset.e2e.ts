@@ -26,7 +26,7 @@ describe('password reset by mail in the browser', () => {
     await frank.visit('/accounts/');
     await expect.poll(() => frank.page.getByRole('note').textContent()).toContain('Your account has no email address');
     await frank.screenshot('account-no-email');
-    await fill(frank, { 'Email (optional)': 'frank@example.test' });
+    await fill(frank, { 'Email (optional)': 'frank@example.test', 'Your current password': PASSWORD });
     expect(await submit(frank, 'Save')).toBe(302);
     await frank.audit();
     await expect.poll(() => frank.page.getByText('Your account was saved.').isVisible()).toBe(true);
@@ -51,6 +51,7 @@ describe('password reset by mail in the browser', () => {
     expect(mail.subject).toBe('Reset your groupnotes password');
     expect(mail.text).toContain('Your username, in case you have forgotten it: frank');
     const link = resetLinkIn(mail);
+    const afterLink = mailCount();
     await frank.visit(link);
     await expect.poll(() => frank.page.getByRole('heading', { level: 1 }).textContent()).toBe('Choose a new password');
     await frank.screenshot('password-reset-confirm');
@@ -59,6 +60,8 @@ describe('password reset by mail in the browser', () => {
     await frank.audit();
     expect(path(frank)).toBe('/accounts/reset/done/');
     await frank.screenshot('password-reset-complete');
+    // The address is told that the password was set anew.
+    expect((await mailTo('frank@example.test', afterLink)).subject).toBe('Your groupnotes password was reset');
 
     // The link worked once.
     await frank.visit(link, 400);

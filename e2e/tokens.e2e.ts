@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { fill, path, register, submit } from './actions.js';
+import { fill, PASSWORD, path, register, submit } from './actions.js';
 import { launchBrowser, Person } from './browser.js';
 
 // A person makes a personal access token in the browser, a script uses it, the person revokes it.
@@ -26,7 +26,7 @@ describe('access tokens in the browser', () => {
     await dora.page.getByRole('link', { name: 'Access tokens' }).click();
     await dora.audit();
     expect(path(dora)).toBe('/accounts/tokens/');
-    await fill(dora, { Name: 'backup script' });
+    await fill(dora, { Name: 'backup script', 'Your current password': PASSWORD });
     await dora.page.getByLabel('Scope').selectOption('write');
     expect(await submit(dora, 'Create token')).toBe(200);
     await dora.audit();

@@ -30,8 +30,14 @@ describe('two-factor sign-in in the browser', () => {
     await erin.screenshot('two-factor-setup');
   });
 
-  test('a code from the app turns it on and shows the recovery codes', async () => {
+  test('a code from the app turns it on, with the password, and shows the recovery codes', async () => {
+    // The session alone does not: the form comes back asking for the password, with a new QR code kept.
     await fill(erin, { 'Then type the code the app shows': totpCode(secret) });
+    expect(await submit(erin, 'Turn on two-factor sign-in')).toBe(400);
+    await erin.audit(true);
+    await expect.poll(() => erin.page.getByText('Enter your current password to confirm it is you.').isVisible()).toBe(true);
+    expect((await erin.page.locator('article code').textContent())!.replace(/ /g, '')).toBe(secret);
+    await fill(erin, { 'Then type the code the app shows': totpCode(secret), 'Your current password': PASSWORD });
     expect(await submit(erin, 'Turn on two-factor sign-in')).toBe(200);
     await erin.audit();
     expect(await erin.page.locator('.recovery-codes li').count()).toBe(10);

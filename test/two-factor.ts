@@ -25,7 +25,7 @@ export function shownRecoveryCodes(body: string): string[] {
 export async function enrolledUser(t: TestApp) {
   const { user, browser } = await loggedIn(t);
   const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
-  const confirmed = await browser.post('/accounts/2fa/', { code: totpCode(secret) });
+  const confirmed = await browser.post('/accounts/2fa/', { code: totpCode(secret), password: DEFAULT_PASSWORD });
   if (confirmed.statusCode !== 200) throw new Error(`enrolment failed with ${confirmed.statusCode}`);
   const recoveryCodes = shownRecoveryCodes(confirmed.body);
   const nextCode = () => totpCode(secret, Date.now() + 30_000);

@@ -2,7 +2,8 @@ import type { Config } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { username as usernameSchema } from '../features/accounts/index.js';
-import { AccountsService } from '../features/accounts/index.js';
+import { AccountNotices, AccountsService } from '../features/accounts/index.js';
+import { Outbox } from '../platform/mail/outbox.js';
 import { AdminService } from '../features/admin/index.js';
 import { sweepExpired } from '../maintenance.js';
 import { SessionStore } from '../platform/chain/session.js';
@@ -12,8 +13,10 @@ import { COMMAND_LINE } from './admin-commands.js';
 import { announceEndedSessions, type Command, withDatabase } from './command.js';
 import { CliError, firstError, readNewPassword } from './io.js';
 
+/** The service with the owner's mail: queued here, sent by a serving instance's sender. */
 function accountsService(config: Config, database: DatabaseHandle): AccountsService {
-  return new AccountsService(database.db, config, new SessionStore(database.db, config.sessionCookieAge));
+  const notices = new AccountNotices(new Outbox(database.db, database.dialect), config.publicUrl);
+  return new AccountsService(database.db, config, new SessionStore(database.db, config.sessionCookieAge), notices);
 }
 
 /** Serving, migrations and users' accounts. */

@@ -35,7 +35,7 @@ export interface UsersTable {
    * kept pages are served only while it has not moved.
    */
   view_version: Generated<number>;
-  /** Base32 TOTP secret (migration 0010): set when enrolment starts, kept while 2FA is on. */
+  /** Base32 TOTP secret (migration 0010): set when 2FA is turned on, kept while it is on (while enrolling, the session holds it). */
   totp_secret: string | null;
   /** 1 once a code from the secret was confirmed: sign-in then asks for a code. */
   totp_enabled: Generated<number>;
@@ -55,6 +55,8 @@ export interface SessionsTable {
   user_agent: string;
   /** The client's address when the session was opened (request.ip: behind a proxy, with TRUST_PROXY). */
   ip_address: Generated<string>;
+  /** The two-factor secret this session is enrolling with, until it is confirmed (or the page is opened anew). */
+  totp_pending_secret: string | null;
 }
 
 /**

@@ -22,6 +22,7 @@ import * as notebookTitleKeys from './0021_notebook_title_keys.js';
 import * as userLanguage from './0022_user_language.js';
 import * as notificationMessages from './0023_notification_messages.js';
 import * as listItemDone from './0024_list_item_done.js';
+import * as enrolmentSecrets from './0025_enrolment_secrets.js';
 import * as usernameSkeletons from './0026_username_skeletons.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0022_user_language': userLanguage,
   '0023_notification_messages': notificationMessages,
   '0024_list_item_done': listItemDone,
+  '0025_enrolment_secrets': enrolmentSecrets,
   '0026_username_skeletons': usernameSkeletons,
 };

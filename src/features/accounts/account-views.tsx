@@ -6,6 +6,7 @@ import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import { NoEmailNote } from './views.js';
+import { ReauthFields } from './reauth-views.js';
 
 /** None, then each currency's code with its name in the page's language. */
 function currencyChoices(ctx: ViewContext): Choice[] {
@@ -27,7 +28,8 @@ function languageChoices(ctx: ViewContext): Choice[] {
   return [{ value: '', label: ctx.t('account.language_browser') }, ...LANGUAGES.map((language) => ({ value: language, label: ownName(language) }))];
 }
 
-export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; values: FormValues; errors?: FormErrors }) {
+/** `withCode`: two-factor sign-in is on, so an email change asks for a code besides the password. */
+export function AccountPage({ ctx, values, errors = {}, withCode }: { ctx: ViewContext; values: FormValues; errors?: FormErrors; withCode: boolean }) {
   return (
     <Layout ctx={ctx} title={ctx.t('account.title')}>
       <article class="narrow">
@@ -38,6 +40,7 @@ export function AccountPage({ ctx, values, errors = {} }: { ctx: ViewContext; va
           <FormAlert errors={errors} />
           <Field name="email" label={ctx.t('field.email_optional')} type="email" value={values.email} errors={errors} autocomplete="email"
             help={ctx.t('field.email_help')} />
+          <ReauthFields ctx={ctx} errors={errors} withCode={withCode} help={ctx.t('reauth.password_for_email')} />
           <Select name="timezone" label={ctx.t('account.timezone')} value={values.timezone} errors={errors} choices={timeZoneChoices(values.timezone).map((zone) => ({ value: zone, label: zone }))}
             help={ctx.t('account.timezone_help')} />
           <Select name="currency" label={ctx.t('account.currency')} value={values.currency} errors={errors} choices={currencyChoices(ctx)}

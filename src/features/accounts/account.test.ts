@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTodoItem, buildTestApp, createTodoList, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
+import { addTodoItem, buildTestApp, createTodoList, DEFAULT_PASSWORD, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
 import { todayIn } from '../../platform/time-zones.js';
 
 // The account page (email, time zone) and the time zone's use: the reader's "today".
@@ -18,7 +18,7 @@ describe('the account page', () => {
     const page = (await browser.get('/accounts/')).body;
     expect(page).toContain('value="ann@example.com"');
     expect(page).toContain('<option value="UTC" selected>');
-    const saved = await browser.post('/accounts/', { email: 'ann@example.org', timezone: 'Europe/Kyiv' });
+    const saved = await browser.post('/accounts/', { email: 'ann@example.org', timezone: 'Europe/Kyiv', password: DEFAULT_PASSWORD });
     expect(saved.statusCode).toBe(302);
     expect(saved.headers.location).toBe('/accounts/');
     expect(await stored(user.id)).toEqual({ email: 'ann@example.org', timezone: 'Europe/Kyiv' });
@@ -40,7 +40,7 @@ describe('the account page', () => {
     expect((await anonymous.get('/accounts/')).headers.location).toMatch(/^\/accounts\/login\//);
     const { user: other } = await loggedIn(t, { email: 'other@example.com' });
     const { browser } = await loggedIn(t);
-    expect((await browser.post('/accounts/', { email: 'mine@example.com', timezone: 'Asia/Tokyo', id: other.id })).statusCode).toBe(302);
+    expect((await browser.post('/accounts/', { email: 'mine@example.com', timezone: 'Asia/Tokyo', id: other.id, password: DEFAULT_PASSWORD })).statusCode).toBe(302);
     expect(await stored(other.id)).toEqual({ email: 'other@example.com', timezone: 'UTC' });
   });
 });

@@ -115,7 +115,8 @@ describe('every accounts page speaks only from the catalogue', () => {
     const bad = await browser.post('/accounts/', { email: 'nope', timezone: 'Mars/Olympus', currency: 'XXX', language: 'xx' });
     expect(bad.statusCode).toBe(400);
     expectWrapped('account, errors', bad.body, user.username, 'nope');
-    expect((await browser.post('/accounts/', { email: 'ann@example.test', timezone: 'UTC', currency: 'EUR', language: '' })).statusCode).toBe(302);
+    expectWrapped('account, password asked', (await browser.post('/accounts/', { email: 'ann@example.test', timezone: 'UTC' })).body, user.username, 'ann@example.test');
+    expect((await browser.post('/accounts/', { email: 'ann@example.test', timezone: 'UTC', currency: 'EUR', language: '', password: DEFAULT_PASSWORD })).statusCode).toBe(302);
     const saved = (await browser.get('/accounts/')).body;
     expect(saved).toContain('class="messages"');
     expectWrapped('account saved', saved, user.username, 'ann@example.test');
@@ -144,7 +145,8 @@ describe('every accounts page speaks only from the catalogue', () => {
     const { user, browser } = await loggedIn(t);
     expectWrapped('/accounts/tokens/', (await browser.get('/accounts/tokens/')).body, user.username);
     expectWrapped('tokens, errors', (await browser.post('/accounts/tokens/new/', { name: '', scope: 'all' })).body, user.username);
-    const created = (await browser.post('/accounts/tokens/new/', { name: '⟦backup⟧', scope: 'write' })).body;
+    expectWrapped('tokens, password asked', (await browser.post('/accounts/tokens/new/', { name: '⟦backup⟧', scope: 'write', password: 'wrong-one' })).body, user.username);
+    const created = (await browser.post('/accounts/tokens/new/', { name: '⟦backup⟧', scope: 'write', password: DEFAULT_PASSWORD })).body;
     const token = /<code class="token-value">([^<]+)<\/code>/.exec(created)![1]!;
     const hintOf = (html: string) => /<code>(gnp_[^<]+)<\/code>/.exec(html)![1]!;
     expectWrapped('new token', created, user.username, token, hintOf(created));
@@ -161,8 +163,9 @@ describe('every accounts page speaks only from the catalogue', () => {
     const shown = /<code>([A-Z2-7 ]+)<\/code>/.exec(setup)![1]!;
     const secret = shown.replace(/ /g, '');
     expectWrapped('/accounts/2fa/', setup, user.username, shown);
-    expectWrapped('2fa setup, errors', (await browser.post('/accounts/2fa/', { code: '000000' })).body, user.username, shown);
-    const enabled = await browser.post('/accounts/2fa/', { code: totpCode(secret) });
+    expectWrapped('2fa setup, errors', (await browser.post('/accounts/2fa/', { code: '000000', password: DEFAULT_PASSWORD })).body, user.username, shown);
+    expectWrapped('2fa setup, no password', (await browser.post('/accounts/2fa/', { code: '000000' })).body, user.username, shown);
+    const enabled = await browser.post('/accounts/2fa/', { code: totpCode(secret), password: DEFAULT_PASSWORD });
     expect(enabled.statusCode).toBe(200);
     const codes = [...enabled.body.matchAll(/<code>([0-9a-z-]{19})<\/code>/g)].map((match) => match[1]!);
     expectWrapped('recovery codes', enabled.body, user.username, ...codes);

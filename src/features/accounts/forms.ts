@@ -6,6 +6,7 @@ import { lookalikeProblem } from './lookalikes.js';
 import { isTimeZone } from '../../platform/time-zones.js';
 import { type PasswordProblem, passwordProblems } from '../../platform/passwords/password-rules.js';
 import { checkboxField } from '../../platform/forms.js';
+import { reauthFields } from './reauthentication.js';
 
 // Every message is a catalogue key (locales/<language>/accounts.json): the page says it in its language.
 
@@ -49,6 +50,8 @@ export const accountForm = z.object({
   currency: z.string().trim().optional().default('').refine(isCurrency, msg('form.currency_invalid')),
   /** The pages' and mails' language; absent is the browser's. */
   language: z.string().trim().optional().default('').refine(isLanguageSetting, msg('form.language_invalid')),
+  /** Asked for only when the email address changes (reauthentication.ts). */
+  ...reauthFields,
 });
 
 /** A password rule broken, as an issue of `path`: with the length the rule asks for, when it does. */

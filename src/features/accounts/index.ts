@@ -19,3 +19,7 @@ export { AccountsService } from './service.js';
 export { PasswordResetService } from './reset-service.js';
 export { TokensRepository } from './tokens-repository.js';
 export { adminResetLimits, AttemptThrottle, MAX_ADMIN_RESETS_PER_USER, passwordChangeLimits } from './throttle.js';
+export { AccountNotices } from './notices.js';
+export { type Refusal, Reauthentication, reauthenticationFor, reauthFields } from './reauthentication.js';
+export { ReauthFields } from './reauth-views.js';
+export { TwoFactorService } from './two-factor-service.js';

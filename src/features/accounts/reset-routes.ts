@@ -5,7 +5,7 @@ import { viewContext } from '../../platform/views/context.js';
 import { passwordResetForm, setPasswordForm } from './forms.js';
 import { PasswordResetService } from './reset-service.js';
 import { InvalidResetLinkPage, PasswordResetCompletePage, PasswordResetDonePage, PasswordResetPage, SetPasswordPage } from './reset-views.js';
-import { requestTranslator } from '../../platform/i18n/index.js';
+import { requestTranslator, translatorFor } from '../../platform/i18n/index.js';
 import { AttemptThrottle, minutesToWait, passwordResetLimits, usernameScope } from './throttle.js';
 
 const publicRoute = { config: { public: true } };
@@ -59,7 +59,8 @@ export const passwordResetPages: FastifyPluginAsync<Services> = async (app, serv
     if (!user) return reply.render(InvalidResetLinkPage({ ctx }), 400);
     const form = parseForm(setPasswordForm, request.body);
     if (!form.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, values: form.values, errors: form.errors }), 400);
-    const set = await resets.setPassword(user, form.data.new_password1);
+    // The owner's notice speaks their language, else this page's.
+    const set = await resets.setPassword(user, form.data.new_password1, translatorFor(request.headers['accept-language'], user.language));
     if (!set) return reply.render(InvalidResetLinkPage({ ctx }), 400);
     if (!set.ok) return reply.render(SetPasswordPage({ ctx, action: request.url, errors: set.errors }), 400);
     // Whoever was locked out by wrong guesses at this account may now log in with the new password.

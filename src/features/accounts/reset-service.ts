@@ -8,12 +8,14 @@ import { type Translator, chooseLanguage, translator } from '../../platform/i18n
 import { hashPassword } from '../../platform/passwords/passwords.js';
 import { passwordProblems } from '../../platform/passwords/password-rules.js';
 import { UsersRepository } from './repository.js';
+import { AccountNotices } from './notices.js';
 import { TokensRepository } from './tokens-repository.js';
 import { checkResetToken, decodeUid, encodeUid, makeResetToken } from './reset-tokens.js';
 import type { Outcome } from '../../platform/forms.js';
 
 export class PasswordResetService {
   private readonly users: UsersRepository;
+  private readonly notices: AccountNotices;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -22,6 +24,7 @@ export class PasswordResetService {
     private readonly outbox: Outbox,
   ) {
     this.users = new UsersRepository(db);
+    this.notices = new AccountNotices(outbox, config.publicUrl);
   }
 
   /**
@@ -78,16 +81,20 @@ export class PasswordResetService {
   /**
    * Sets the new password and ends every session and API token of the user (their sockets close
    * with the sessions), in one transaction. Only if the password is still the one the token was
-   * checked against: of two submissions of one link, one wins. Returns null when it lost.
+   * checked against: of two submissions of one link, one wins. Returns null when it lost. The
+   * owner is told by mail, in `t`'s language (by default their own).
    */
-  async setPassword(user: User, newPassword: string): Promise<Outcome<string[]> | null> {
+  async setPassword(user: User, newPassword: string, t?: Translator): Promise<Outcome<string[]> | null> {
     const problems = passwordProblems(newPassword, user);
     if (problems.length > 0) return { ok: false, errors: { new_password2: problems } };
     const hash = await hashPassword(newPassword, this.config.pbkdf2Iterations);
-    return this.db.transaction().execute(async (trx) => {
+    const set = await this.db.transaction().execute(async (trx) => {
       if (!(await new UsersRepository(trx).replacePassword(user.id, user.password, hash))) return null;
       await new TokensRepository(trx).revokeAll(user.id);
+      await this.notices.queueIn(trx, { kind: 'password_reset', to: user, t });
       return { ok: true as const, value: await this.sessions.withDb(trx).deleteForUser(user.id) };
     });
+    if (set) this.notices.sent();
+    return set;
   }
 }

@@ -2,14 +2,17 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
 import { logIn, logOut } from '../../platform/chain/authentication.js';
 import { sessionKeyId } from '../../platform/chain/session.js';
-import { checkboxField, parseForm } from '../../platform/forms.js';
-import { type Message, type MessageKey, msg } from '../../platform/i18n/index.js';
+import { checkboxField, type FormErrors, type FormValues, parseForm } from '../../platform/forms.js';
+import { type Message, type MessageKey, msg, requestTranslator } from '../../platform/i18n/index.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { meApi } from './me-api.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
+import { AccountNotices } from './notices.js';
+import { Reauthentication } from './reauthentication.js';
+import { TwoFactorService } from './two-factor-service.js';
 import { askForCode, twoFactorRoutes } from './two-factor-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
 import { TokensRepository } from './tokens-repository.js';
@@ -38,8 +41,11 @@ function refusedFor(reply: FastifyReply, attempt: Attempt & { ok: false }, key: 
 
 export const accountPages: FastifyPluginAsync<Services> = async (app, services) => {
   const { config, sessions } = services;
-  const accounts = new AccountsService(services.db, config, sessions);
+  const notices = new AccountNotices(services.outbox, config.publicUrl);
+  const accounts = new AccountsService(services.db, config, sessions, notices);
   const throttle = new AttemptThrottle(services.db);
+  const twoFactor = new TwoFactorService(services.db, config, sessions, notices);
+  const reauthentication = new Reauthentication(services.db, config, throttle, twoFactor);
 
   const showLogin = (request: FastifyRequest, reply: FastifyReply, status: number, extra: Partial<Parameters<typeof LoginPage>[0]> = {}) =>
     reply.render(
@@ -116,7 +122,7 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
     const limits = passwordChangeLimits(request.user!.id);
     const attempt = await throttle.reserve(limits);
     if (!attempt.ok) return reply.render(PasswordChangePage({ ctx, errors: { __all__: [refusedFor(reply, attempt, 'throttle.passwords')] }, revokeTokens: form.data.revoke_tokens }), 429);
-    const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key));
+    const changed = await throttle.checking(attempt, () => accounts.changePassword(request.user!.id, form.data, request.session!.key, requestTranslator(request)));
     if (!changed.ok) {
       // Only a wrong current password counts against the limit, like a wrong password at login.
       if (!changed.errors.old_password) await throttle.release(attempt);
@@ -131,14 +137,27 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
   app.get('/accounts/password_change/done/', async (request, reply) => reply.render(PasswordChangeDonePage({ ctx: viewContext(request) })));
 
   app.get('/accounts/', async (request, reply) => {
-    const { email, timezone, currency = '', language = '' } = request.user!;
-    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone, currency, language } }));
+    const { id, email, timezone, currency = '', language = '' } = request.user!;
+    const withCode = await reauthentication.asksForCode(id);
+    return reply.render(AccountPage({ ctx: viewContext(request), values: { email, timezone, currency, language }, withCode }));
   });
 
+  // The time zone, currency and language are saved with the session alone; a new email address
+  // (where reset links go) takes the password, and the code with 2FA on, and the old address is told.
   app.post('/accounts/', async (request, reply) => {
+    const user = request.user!;
     const form = parseForm(accountForm, request.body);
-    if (!form.ok) return reply.render(AccountPage({ ctx: viewContext(request), values: form.values, errors: form.errors }), 400);
-    await accounts.users.setAccount(request.user!.id, form.data);
+    const showAgain = async (status: number, values: FormValues, errors: FormErrors) =>
+      reply.render(AccountPage({ ctx: viewContext(request), values, errors, withCode: await reauthentication.asksForCode(user.id) }), status);
+    if (!form.ok) return showAgain(400, form.values, form.errors);
+    const { password, code, ...account } = form.data;
+    if (account.email === user.email) {
+      await accounts.users.setAccount(user.id, account);
+    } else {
+      const confirmed = await reauthentication.confirm(request, reply, { password, code });
+      if (!confirmed.ok) return showAgain(confirmed.status, account, confirmed.errors);
+      await accounts.changeEmail(confirmed.user, account, requestTranslator(request));
+    }
     request.flash('account.saved');
     return reply.redirect('/accounts/', 302);
   });
@@ -175,6 +194,6 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
   });
 
   meApi(app);
-  await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN });
-  await tokensRoutes(app, { db: services.db });
+  await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN, twoFactor, reauthentication });
+  await tokensRoutes(app, { db: services.db, reauthentication, notices });
 };

@@ -9,6 +9,12 @@ import type { Outcome } from '../../platform/forms.js';
 import { UsersRepository } from './repository.js';
 import { lookalikeProblem } from './lookalikes.js';
 import { TokensRepository } from './tokens-repository.js';
+import { TwoFactorRepository } from './two-factor-repository.js';
+import type { AccountNotices } from './notices.js';
+import type { Translator } from '../../platform/i18n/index.js';
+
+/** Which mail a new password sends its owner, and in which language (absent: the owner's own). */
+type PasswordNotice = { kind: 'password_changed' | 'admin_password'; t?: Translator };
 import { timeZoneOr } from '../../platform/time-zones.js';
 
 
@@ -19,6 +25,8 @@ export class AccountsService {
     private readonly db: Kysely<Database>,
     private readonly config: Config,
     private readonly sessions: SessionStore,
+    /** Mail to the owner about a new password; without it (tests of other things) none is sent. */
+    private readonly notices?: AccountNotices,
   ) {
     this.users = new UsersRepository(db);
   }
@@ -75,13 +83,33 @@ export class AccountsService {
   }
 
   /**
+   * Saves the account page with a new email address, the caller having confirmed the password:
+   * the old address is told, in the same transaction (the new one is trusted with nothing for it).
+   */
+  async changeEmail(user: User, account: { email: string; timezone: string; currency: string; language: string }, t: Translator): Promise<void> {
+    const email = account.email || t.t('notice_mail.no_address');
+    await this.db.transaction().execute(async (trx) => {
+      await new UsersRepository(trx).setAccount(user.id, account);
+      await this.notices?.queueIn(trx, { kind: 'email_changed', to: user, values: { email }, t });
+    });
+    this.notices?.sent();
+  }
+
+  /**
    * Sets a new password and ends the user's other sessions (and their API tokens, if asked), in
    * one transaction; returns the ended session keys.
    */
-  async setPassword(user: { id: number; username: string; email: string }, newPassword: string, { keepSessionKey, revokeTokens }: { keepSessionKey?: string; revokeTokens: boolean }): Promise<string[]> {
+  async setPassword(
+    user: { id: number; username: string; email: string; language?: string },
+    newPassword: string,
+    { keepSessionKey, revokeTokens, notice }: { keepSessionKey?: string; revokeTokens: boolean; notice: PasswordNotice },
+  ): Promise<string[]> {
     const hash = await hashPassword(newPassword, this.config.pbkdf2Iterations);
-    return this.db.transaction().execute(async (trx) => {
+    const endedKeys = await this.db.transaction().execute(async (trx) => {
       await new UsersRepository(trx).setPassword(user.id, hash);
+      // A two-factor secret shown before the change is no longer good to enrol with.
+      await new TwoFactorRepository(trx).dropEnrolments(user.id);
+      await this.notices?.queueIn(trx, { kind: notice.kind, to: user, t: notice.t });
       if (revokeTokens) await new TokensRepository(trx).revokeAll(user.id);
       const ended = await this.sessions.withDb(trx).deleteForUser(user.id, keepSessionKey);
       if (keepSessionKey) {
@@ -89,19 +117,22 @@ export class AccountsService {
       }
       return ended;
     });
+    this.notices?.sent();
+    return endedKeys;
   }
 
   /** An administrator's reset: the password rules apply, and every session and API token of the user ends. */
   async setNewPassword(user: User, newPassword: string): Promise<Outcome<string[]>> {
     const problems = passwordProblems(newPassword, user);
     if (problems.length > 0) return { ok: false, errors: { password: problems } };
-    return { ok: true, value: await this.setPassword(user, newPassword, { revokeTokens: true }) };
+    return { ok: true, value: await this.setPassword(user, newPassword, { revokeTokens: true, notice: { kind: 'admin_password' } }) };
   }
 
   async changePassword(
     userId: number,
     form: { old_password: string; new_password1: string; revoke_tokens: boolean },
     sessionKey: string,
+    t?: Translator,
   ): Promise<Outcome<string[]>> {
     const user = await this.users.findById(userId);
     if (!user) return { ok: false, errors: { __all__: ['form.account_gone'] } };
@@ -109,7 +140,7 @@ export class AccountsService {
     if (!ok) return { ok: false, errors: { old_password: ['form.old_password_wrong'] } };
     const problems = passwordProblems(form.new_password1, user);
     if (problems.length > 0) return { ok: false, errors: { new_password2: problems } };
-    return { ok: true, value: await this.setPassword(user, form.new_password1, { keepSessionKey: sessionKey, revokeTokens: form.revoke_tokens }) };
+    return { ok: true, value: await this.setPassword(user, form.new_password1, { keepSessionKey: sessionKey, revokeTokens: form.revoke_tokens, notice: { kind: 'password_changed', t } }) };
   }
 }
 

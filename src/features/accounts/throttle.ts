@@ -55,6 +55,17 @@ export function passwordChangeLimits(userId: number): Limit[] {
   return [{ scope: `password-change:${userId}`, max: MAX_WRONG_OLD_PASSWORDS, windowMs: LOGIN_WINDOW_MS }];
 }
 
+/**
+ * Wrong two-factor codes count like wrong passwords (the same limits, in the same table, reserved
+ * before the check): per user, since the password is already proven, and per address.
+ */
+export function codeLimits(userId: number, ip: string): Limit[] {
+  return [
+    { scope: `2fa:${userId}`, max: MAX_FAILURES_PER_USERNAME, windowMs: LOGIN_WINDOW_MS },
+    { scope: `2fa-ip:${ip}`, max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS },
+  ];
+}
+
 /** Reset mails an administrator sends to one user, whichever administrator: a mail that went to spam, not a flood of one inbox. */
 export const MAX_ADMIN_RESETS_PER_USER = 3;
 

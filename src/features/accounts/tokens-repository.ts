@@ -29,9 +29,10 @@ export class TokensRepository {
   /**
    * Stores a new token unless the user holds MAX_TOKENS_PER_USER already. The count and the insert
    * are one transaction that takes the user's token lock first (db/locks.ts), so two requests at
-   * once cannot both see 49 and make 51.
+   * once cannot both see 49 and make 51. `alongside` runs in the same transaction once the token is
+   * stored (the mail telling its owner).
    */
-  create(userId: number, fields: { name: string; scope: TokenScope }, now = Date.now()): Promise<CreatedToken> {
+  create(userId: number, fields: { name: string; scope: TokenScope }, alongside?: (trx: Kysely<Database>) => Promise<void>, now = Date.now()): Promise<CreatedToken> {
     return this.db.transaction().execute(async (trx) => {
       await lockKeys(trx, [`access_tokens:${userId}`]);
       const { count } = await trx
@@ -46,6 +47,7 @@ export class TokensRepository {
         .values({ user_id: userId, name: fields.name, scope: fields.scope, token_hash: hash, hint, created_at: now })
         .returning(TOKEN_COLUMNS)
         .executeTakeFirstOrThrow();
+      await alongside?.(trx);
       return { ok: true, row, token };
     });
   }

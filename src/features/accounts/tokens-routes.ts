@@ -5,12 +5,14 @@ import { identityKeyProblem } from '../../platform/identity-key.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { parseForm } from '../../platform/forms.js';
-import { msg } from '../../platform/i18n/index.js';
+import { msg, requestTranslator } from '../../platform/i18n/index.js';
 import { pathId } from '../../platform/ids.js';
 import type { FormErrors, FormValues } from '../../platform/forms.js';
 import { viewContext } from '../../platform/views/context.js';
 import { MAX_TOKENS_PER_USER, TokensRepository } from './tokens-repository.js';
 import { TokensPage } from './tokens-views.js';
+import type { AccountNotices } from './notices.js';
+import { type Reauthentication, reauthFields } from './reauthentication.js';
 
 const TOKENS_PATH = '/accounts/tokens/';
 
@@ -22,30 +24,42 @@ export const tokenForm = z.object({
     // Empty, or invisible characters alone (zero-width spaces): nothing to tell tokens apart by.
     .refine((name) => identityKeyProblem(name) !== 'empty', msg('tokens.name_required')),
   scope: z.enum(['read', 'write'], { error: msg('tokens.scope_invalid') }),
+  /** A token can do what its owner can: making one takes the password (reauthentication.ts). */
+  ...reauthFields,
 });
 
 type PkParams = { Params: { pk: string } };
 
 /** /accounts/tokens/: the caller's personal access tokens for the JSON API; another user's token is a 404. */
-export async function tokensRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }): Promise<void> {
+export async function tokensRoutes(app: FastifyInstance, { db, reauthentication, notices }: { db: Kysely<Database>; reauthentication: Reauthentication; notices: AccountNotices }): Promise<void> {
   const tokens = new TokensRepository(db);
 
-  const showList = async (request: FastifyRequest, reply: FastifyReply, status = 200, form: { values?: FormValues; errors?: FormErrors } = {}) =>
-    reply.render(TokensPage({ ctx: viewContext(request), tokens: await tokens.listForUser(request.user!.id), ...form }), status);
+  const showList = async (request: FastifyRequest, reply: FastifyReply, status = 200, form: { values?: FormValues; errors?: FormErrors; created?: { token: string; name: string } } = {}) => {
+    const userId = request.user!.id;
+    const withCode = await reauthentication.asksForCode(userId);
+    return reply.render(TokensPage({ ctx: viewContext(request), tokens: await tokens.listForUser(userId), withCode, ...form }), status);
+  };
 
   app.get(TOKENS_PATH, (request, reply) => showList(request, reply));
 
   app.post('/accounts/tokens/new/', async (request, reply) => {
     const form = parseForm(tokenForm, request.body);
     if (!form.ok) return showList(request, reply, 400, form);
-    const created = await tokens.create(request.user!.id, form.data);
+    const { password, code, ...fields } = form.data;
+    const values = { name: fields.name, scope: fields.scope };
+    const confirmed = await reauthentication.confirm(request, reply, { password, code });
+    if (!confirmed.ok) return showList(request, reply, confirmed.status, { values, errors: confirmed.errors });
+    const t = requestTranslator(request);
+    const scope = t.t(fields.scope === 'write' ? 'tokens.scope_write' : 'tokens.scope_read');
+    // The owner is told in the transaction that makes the token: both or neither.
+    const created = await tokens.create(request.user!.id, fields, (trx) => notices.queueIn(trx, { kind: 'token_created', to: confirmed.user, values: { name: fields.name, scope }, t }));
     if (!created.ok) {
       const errors = { __all__: [{ key: msg('tokens.too_many'), values: { max: MAX_TOKENS_PER_USER } }] };
-      return showList(request, reply, 400, { values: { name: form.data.name, scope: form.data.scope }, errors });
+      return showList(request, reply, 400, { values, errors });
     }
+    notices.sent();
     // Rendered, not redirected to: the token exists in the clear only in this answer (no-store).
-    const ctx = viewContext(request);
-    return reply.render(TokensPage({ ctx, tokens: await tokens.listForUser(request.user!.id), created: { token: created.token, name: created.row.name } }));
+    return showList(request, reply, 200, { created: { token: created.token, name: created.row.name } });
   });
 
   app.post<PkParams>('/accounts/tokens/:pk/delete/', async (request, reply) => {

@@ -5,6 +5,7 @@ import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import type { TokenRow } from './tokens-repository.js';
+import { ReauthFields } from './reauth-views.js';
 
 const scopeChoices = (ctx: ViewContext) => [
   { value: 'read', label: ctx.t('tokens.choice_read') },
@@ -64,8 +65,10 @@ function TokenTable({ ctx, tokens }: { ctx: ViewContext; tokens: TokenRow[] }) {
   );
 }
 
-export function TokensPage({ ctx, tokens, created, values = {}, errors = {} }: {
+export function TokensPage({ ctx, tokens, created, values = {}, errors = {}, withCode }: {
   ctx: ViewContext;
+  /** Two-factor sign-in is on: a new token takes a code besides the password. */
+  withCode: boolean;
   tokens: TokenRow[];
   created?: { token: string; name: string };
   values?: FormValues;
@@ -89,6 +92,7 @@ export function TokensPage({ ctx, tokens, created, values = {}, errors = {} }: {
             <Select name="scope" label={ctx.t('tokens.scope')} value={values.scope ?? 'read'} errors={errors} choices={scopeChoices(ctx)}
               help={ctx.t('tokens.scope_help')} />
           </div>
+          <ReauthFields ctx={ctx} errors={errors} withCode={withCode} help={ctx.t('reauth.password_for_tokens')} required />
           <button type="submit">{ctx.t('tokens.submit')}</button>
         </form>
       </section>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, buildTestApp, createToken, loggedIn, racingOnLockedTable, type TestApp, type TestBrowser } from '../../../test/index.js';
+import { ApiClient, buildTestApp, createToken, DEFAULT_PASSWORD, loggedIn, racingOnLockedTable, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { TOKEN_PATTERN, hashToken } from '../../platform/api/tokens.js';
 import { MAX_TOKENS_PER_USER } from './tokens-repository.js';
 
@@ -16,8 +16,9 @@ const rowsOf = (userId: number) => t.db.selectFrom('access_tokens').selectAll().
 /** The token in the clear on a page, if any. */
 const shownToken = (body: string) => /<code class="token-value">(gnp_[A-Za-z0-9]+)<\/code>/.exec(body)?.[1];
 
+/** Made on the page, with the owner's password as the form asks. */
 async function createOnPage(browser: TestBrowser, form: Record<string, string> = { name: 'backup script', scope: 'write' }) {
-  const response = await browser.post('/accounts/tokens/new/', form);
+  const response = await browser.post('/accounts/tokens/new/', { password: DEFAULT_PASSWORD, ...form });
   return { response, token: shownToken(response.body) };
 }
 

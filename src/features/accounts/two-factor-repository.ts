@@ -15,27 +15,44 @@ export class TwoFactorRepository {
   }
 
   /**
-   * The secret to enrol with: the one already stored, else a `fresh` one, stored by the statement
-   * that checks there is none, so two tabs opened at once show the same QR code.
+   * Starts an enrolment in this session with `secret`: it replaces the one the session held, so
+   * each opening of the setup page shows a secret nobody saw before, and no other session (a
+   * borrowed one included) ever shows it.
    */
-  async secretForEnrolment(userId: number, fresh: () => string): Promise<TwoFactorState | undefined> {
-    const state = await this.findState(userId);
-    if (!state || state.totp_secret !== null) return state;
-    await this.db.updateTable('users').set({ totp_secret: fresh() }).where('id', '=', userId).where('totp_secret', 'is', null).execute();
-    return this.findState(userId);
+  async startEnrolment(userId: number, sessionKey: string, secret: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ totp_pending_secret: secret }).where('session_key', '=', sessionKey).where('user_id', '=', userId).execute();
+  }
+
+  /** The secret this session is enrolling with, if any. */
+  async pendingSecret(userId: number, sessionKey: string): Promise<string | null> {
+    const row = await this.db.selectFrom('sessions').select('totp_pending_secret').where('session_key', '=', sessionKey).where('user_id', '=', userId).executeTakeFirst();
+    return row?.totp_pending_secret ?? null;
+  }
+
+  /** Drops every enrolment of the user's sessions (their password changed: whoever saw a secret starts again). */
+  async dropEnrolments(userId: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ totp_pending_secret: null }).where('user_id', '=', userId).where('totp_pending_secret', 'is not', null).execute();
   }
 
   /**
-   * Turns 2FA on with the secret a code was confirmed from (not one replaced since) and stores the
-   * recovery codes' hashes; false when it was already on or the secret moved. Run it in the
-   * caller's transaction.
+   * Turns 2FA on with the secret a code was confirmed from, taken from the session's enrolment
+   * (only if it is still the one the session holds: not replaced by a newer opening of the page)
+   * and stores the recovery codes' hashes; false when it was already on or the secret moved. Run
+   * it in the caller's transaction.
    */
-  async enable(userId: number, secret: string, step: number, recoveryHashes: string[]): Promise<boolean> {
+  async enable(userId: number, sessionKey: string, secret: string, step: number, recoveryHashes: string[]): Promise<boolean> {
+    const taken = await this.db
+      .updateTable('sessions')
+      .set({ totp_pending_secret: null })
+      .where('session_key', '=', sessionKey)
+      .where('user_id', '=', userId)
+      .where('totp_pending_secret', '=', secret)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows === 0n) return false;
     const result = await this.db
       .updateTable('users')
-      .set({ totp_enabled: 1, totp_last_step: step })
+      .set({ totp_enabled: 1, totp_secret: secret, totp_last_step: step })
       .where('id', '=', userId)
-      .where('totp_secret', '=', secret)
       .where('totp_enabled', '=', 0)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
@@ -44,12 +61,10 @@ export class TwoFactorRepository {
     return true;
   }
 
-  /** Turns 2FA off: the secret and every recovery code go, so turning it on again starts afresh. */
+  /** Turns 2FA off: the secret and every recovery code go, so turning it on again starts afresh. Run it in the caller's transaction. */
   async disable(userId: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ totp_enabled: 0, totp_secret: null, totp_last_step: null }).where('id', '=', userId).execute();
-      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-    });
+    await this.db.updateTable('users').set({ totp_enabled: 0, totp_secret: null, totp_last_step: null }).where('id', '=', userId).execute();
+    await this.db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   }
 
   /**

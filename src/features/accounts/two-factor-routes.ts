@@ -6,35 +6,27 @@ import type { Database } from '../../db/schema.js';
 import { logIn } from '../../platform/chain/authentication.js';
 import type { SessionStore } from '../../platform/chain/session.js';
 import { parseForm } from '../../platform/forms.js';
-import { msg } from '../../platform/i18n/index.js';
+import { msg, requestTranslator } from '../../platform/i18n/index.js';
 import type { FormErrors } from '../../platform/forms.js';
 import { viewContext } from '../../platform/views/context.js';
 import { UsersRepository } from './repository.js';
 import { safeNextPath } from './safe-next.js';
-import { type Attempt, type AttemptThrottle, LOGIN_WINDOW_MS, type Limit, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_USERNAME, minutesToWait } from './throttle.js';
+import { type Attempt, type AttemptThrottle, codeLimits, minutesToWait } from './throttle.js';
 import { LOGIN_CODE_PATH, endPendingSignIn, hasPendingCookie, pendingSignIn, provenWithCurrentPassword, startPendingSignIn } from './two-factor-pending.js';
-import { TwoFactorService } from './two-factor-service.js';
+import type { TwoFactorService } from './two-factor-service.js';
+import { type Reauthentication, reauthFields } from './reauthentication.js';
 import { LoginCodePage, RecoveryCodesPage, TwoFactorOnPage, TwoFactorSetupPage } from './two-factor-views.js';
 
 const publicRoute = { config: { public: true } };
 
 const code = z.string({ error: msg('two_factor.code_required') }).trim().min(1, msg('two_factor.code_required')).max(40, msg('two_factor.code_too_long'));
 const codeForm = z.object({ code });
+/** Turning 2FA on: the code from the new secret, and the current password (see reauthentication.ts). */
+const enableForm = z.object({ code, password: reauthFields.password });
 const disableForm = z.object({
   password: z.string({ error: msg('form.your_password') }).min(1, msg('form.your_password')).max(4096, msg('form.password_too_long')),
   code,
 });
-
-/**
- * Wrong codes count like wrong passwords (the same limits, in the same table, reserved before the
- * check): per user, since the password is already proven, and per address.
- */
-export function codeLimits(userId: number, ip: string): Limit[] {
-  return [
-    { scope: `2fa:${userId}`, max: MAX_FAILURES_PER_USERNAME, windowMs: LOGIN_WINDOW_MS },
-    { scope: `2fa-ip:${ip}`, max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS },
-  ];
-}
 
 function refusal(reply: FastifyReply, attempt: Attempt & { ok: false }): FormErrors {
   reply.header('retry-after', String(attempt.retryAfterSeconds));
@@ -57,27 +49,32 @@ export interface TwoFactorDeps {
   throttle: AttemptThrottle;
   /** Where a sign-in goes without a `next`. */
   afterLogin: string;
+  twoFactor: TwoFactorService;
+  reauthentication: Reauthentication;
 }
 
-export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessions, throttle, afterLogin }: TwoFactorDeps): Promise<void> {
-  const twoFactor = new TwoFactorService(db, config, sessions);
+export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessions, throttle, afterLogin, twoFactor, reauthentication }: TwoFactorDeps): Promise<void> {
   const users = new UsersRepository(db);
 
-  const showSettings = async (request: FastifyRequest, reply: FastifyReply, status = 200, errors: FormErrors = {}) => {
+  /** `fresh`: the page opened anew (a new secret to scan); a form shown again keeps the session's. */
+  const showSettings = async (request: FastifyRequest, reply: FastifyReply, status = 200, errors: FormErrors = {}, fresh = false) => {
     const ctx = viewContext(request);
-    const enrolment = await twoFactor.enrolment(request.user!);
+    const enrolment = await twoFactor.enrolment(request.user!, request.session!.key, fresh);
     const page = enrolment.enabled
       ? TwoFactorOnPage({ ctx, recoveryCodesLeft: enrolment.recoveryCodesLeft, errors })
       : TwoFactorSetupPage({ ctx, secret: enrolment.secret, qrCode: enrolment.qrCode, errors });
     return reply.render(page, status);
   };
 
-  app.get('/accounts/2fa/', (request, reply) => showSettings(request, reply));
+  app.get('/accounts/2fa/', (request, reply) => showSettings(request, reply, 200, {}, true));
 
   app.post('/accounts/2fa/', async (request, reply) => {
-    const form = parseForm(codeForm, request.body);
+    const form = parseForm(enableForm, request.body);
     if (!form.ok) return showSettings(request, reply, 400, form.errors);
-    const enabled = await twoFactor.enable(request.user!.id, form.data.code, request.session!.key);
+    // 2FA is off here, so the password alone confirms the owner.
+    const confirmed = await reauthentication.confirm(request, reply, { password: form.data.password, code: '' });
+    if (!confirmed.ok) return showSettings(request, reply, confirmed.status, confirmed.errors);
+    const enabled = await twoFactor.enable(request.user!.id, form.data.code, request.session!.key, requestTranslator(request));
     if (!enabled.ok) return showSettings(request, reply, 400, enabled.errors);
     // Rendered, not redirected to: the codes exist in the clear only in this answer.
     return reply.render(RecoveryCodesPage({ ctx: viewContext(request), codes: enabled.value }));
@@ -90,7 +87,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
     const limits = codeLimits(userId, request.ip);
     const attempt = await throttle.reserve(limits);
     if (!attempt.ok) return showSettings(request, reply, 429, refusal(reply, attempt));
-    const disabled = await throttle.checking(attempt, () => twoFactor.disable(userId, form.data.password, form.data.code));
+    const disabled = await throttle.checking(attempt, () => twoFactor.disable(userId, form.data.password, form.data.code, requestTranslator(request)));
     if (!disabled.ok) {
       // Only a wrong password or code counts against the limit.
       if (disabled.errors.__all__) await throttle.release(attempt);

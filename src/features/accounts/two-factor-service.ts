@@ -8,6 +8,8 @@ import { UsersRepository } from './repository.js';
 import type { Outcome } from '../../platform/forms.js';
 import { asTotpCode, matchingRecoveryCode, newRecoveryCodes, newTotpSecret, qrCodeImage, recoveryCodeHash, totpStep, totpUri } from './two-factor-codes.js';
 import { TwoFactorRepository } from './two-factor-repository.js';
+import type { AccountNotices } from './notices.js';
+import type { Translator } from '../../platform/i18n/index.js';
 
 export type Enrolment =
   | { enabled: false; secret: string; uri: string; qrCode: string }
@@ -23,42 +25,55 @@ export class TwoFactorService {
     private readonly db: Kysely<Database>,
     private readonly config: Config,
     private readonly sessions: SessionStore,
+    private readonly notices: AccountNotices,
   ) {
     this.repository = new TwoFactorRepository(db);
     this.users = new UsersRepository(db);
   }
 
-  /** What the 2FA page shows: the secret to scan while it is off, the recovery codes left once it is on. */
-  async enrolment(user: { id: number; username: string }): Promise<Enrolment> {
-    const state = await this.repository.secretForEnrolment(user.id, newTotpSecret);
-    if (!state?.totp_secret) throw new NotFound();
+  /**
+   * What the 2FA page shows: the secret to scan while it is off, the recovery codes left once it is
+   * on. `fresh`: the page is opened anew, so the session's enrolment starts over with a new secret;
+   * otherwise (the form shown again) the session's secret is kept.
+   */
+  async enrolment(user: { id: number; username: string }, sessionKey: string, fresh: boolean): Promise<Enrolment> {
+    const state = await this.repository.findState(user.id);
+    if (!state) throw new NotFound();
     if (state.totp_enabled === 1) return { enabled: true, recoveryCodesLeft: await this.repository.countRecoveryCodes(user.id) };
-    const uri = totpUri(state.totp_secret, user.username);
-    return { enabled: false, secret: state.totp_secret, uri, qrCode: await qrCodeImage(uri) };
+    let secret = fresh ? null : await this.repository.pendingSecret(user.id, sessionKey);
+    if (secret === null) {
+      secret = newTotpSecret();
+      await this.repository.startEnrolment(user.id, sessionKey, secret);
+    }
+    const uri = totpUri(secret, user.username);
+    return { enabled: false, secret, uri, qrCode: await qrCodeImage(uri) };
   }
 
   /**
-   * Turns 2FA on once a code from the stored secret is confirmed; the value is the ten recovery
-   * codes, in the clear this once. Not throttled: whoever is here is signed in and can read the
-   * secret on the page anyway. Every other session of the user ends with it, in one transaction
-   * (their chat sockets close): they were opened with the password alone, below the new bar, and
-   * one may be the very intruder the user turns 2FA on against. `keepSessionKey` is the caller's.
+   * Turns 2FA on once a code from the session's pending secret is confirmed (the caller has checked
+   * the password); the value is the ten recovery codes, in the clear this once. Every other
+   * session of the user ends with it, in one transaction (their chat sockets close): they were
+   * opened with the password alone, below the new bar, and one may be the very intruder the user
+   * turns 2FA on against. `sessionKey` is the caller's. The owner is told by mail.
    */
-  async enable(userId: number, code: string, keepSessionKey: string, now = Date.now()): Promise<Outcome<string[]>> {
-    const state = await this.repository.findState(userId);
-    if (state?.totp_enabled === 1) return { ok: false, errors: { __all__: ['two_factor.already_on'] } };
-    if (!state?.totp_secret) return { ok: false, errors: { __all__: ['two_factor.start_again_qr'] } };
+  async enable(userId: number, code: string, sessionKey: string, t: Translator, now = Date.now()): Promise<Outcome<string[]>> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new NotFound();
+    if (user.totp_enabled === 1) return { ok: false, errors: { __all__: ['two_factor.already_on'] } };
+    const secret = await this.repository.pendingSecret(userId, sessionKey);
+    if (secret === null) return { ok: false, errors: { __all__: ['two_factor.start_again_qr'] } };
     const totpCode = asTotpCode(code);
-    const step = totpCode === null ? null : totpStep(state.totp_secret, totpCode, now);
+    const step = totpCode === null ? null : totpStep(secret, totpCode, now);
     if (step === null) return { ok: false, errors: { code: [WRONG_CODE] } };
     const recoveryCodes = newRecoveryCodes();
-    const secret = state.totp_secret;
     const enabled = await this.db.transaction().execute(async (trx) => {
-      if (!(await new TwoFactorRepository(trx).enable(userId, secret, step, recoveryCodes.map(recoveryCodeHash)))) return false;
-      await this.sessions.withDb(trx).deleteForUser(userId, keepSessionKey);
+      if (!(await new TwoFactorRepository(trx).enable(userId, sessionKey, secret, step, recoveryCodes.map(recoveryCodeHash)))) return false;
+      await this.sessions.withDb(trx).deleteForUser(userId, sessionKey);
+      await this.notices.queueIn(trx, { kind: 'two_factor_on', to: user, t });
       return true;
     });
     if (!enabled) return { ok: false, errors: { __all__: ['two_factor.changed_elsewhere'] } };
+    this.notices.sent();
     return { ok: true, value: recoveryCodes };
   }
 
@@ -79,15 +94,19 @@ export class TwoFactorService {
     return index >= 0 && (await this.repository.useRecoveryCode(stored[index]!.id));
   }
 
-  /** Turns 2FA off: it takes the account's password and a code, so an open session alone cannot. */
-  async disable(userId: number, password: string, code: string, now = Date.now()): Promise<Outcome<void>> {
+  /** Turns 2FA off: it takes the account's password and a code, so an open session alone cannot. The owner is told by mail. */
+  async disable(userId: number, password: string, code: string, t: Translator, now = Date.now()): Promise<Outcome<void>> {
     const user = await this.users.findById(userId);
     if (!user) throw new NotFound();
     if (user.totp_enabled !== 1) return { ok: false, errors: { __all__: ['two_factor.already_off'] } };
     const { ok } = await verifyPassword(password, user.password, this.config.pbkdf2Iterations);
     if (!ok) return { ok: false, errors: { password: ['two_factor.password_wrong'] } };
     if (!(await this.acceptCode(userId, code, now))) return { ok: false, errors: { code: [WRONG_CODE] } };
-    await this.repository.disable(userId);
+    await this.db.transaction().execute(async (trx) => {
+      await new TwoFactorRepository(trx).disable(userId);
+      await this.notices.queueIn(trx, { kind: 'two_factor_off', to: user, t });
+    });
+    this.notices.sent();
     return { ok: true, value: undefined };
   }
 }

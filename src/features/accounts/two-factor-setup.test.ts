@@ -17,26 +17,27 @@ const sessionKeys = async (userId: number) => (await t.db.selectFrom('sessions')
 const recoveryRows = (userId: number) => t.db.selectFrom('recovery_codes').select('code_hash').where('user_id', '=', userId).execute();
 
 describe('turning two-factor sign-in on', () => {
-  it('shows the secret in text and as a QR code drawn on the server, the same on reload', async () => {
+  it('shows the secret in text and as a QR code drawn on the server, a new one at each opening', async () => {
     const { user, browser } = await loggedIn(t);
     const page = await browser.get('/accounts/2fa/');
     expect(page.statusCode).toBe(200);
     const secret = shownSecret(page.body);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect((await twoFactorColumns(user.id)).totp_secret).toBe(secret);
+    // Kept by the session that is enrolling, not by the account.
+    expect((await twoFactorColumns(user.id)).totp_secret).toBeNull();
     // The image is the QR code of the otpauth:// address of this very secret, as a data: URL.
     const image = /<img src="([^"]+)"/.exec(page.body)![1]!;
     expect(image).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(image).toBe(await qrCodeImage(totpUri(secret, user.username)));
     expect(totpUri(secret, user.username)).toBe(`otpauth://totp/groupnotes:${user.username}?issuer=groupnotes&secret=${secret}&algorithm=SHA1&digits=6&period=30`);
     expect(page.headers['content-security-policy']).toContain("img-src 'self' data:");
-    expect(shownSecret((await browser.get('/accounts/2fa/')).body)).toBe(secret);
+    expect(shownSecret((await browser.get('/accounts/2fa/')).body)).not.toBe(secret);
   });
 
   it('refuses a wrong code and leaves 2FA off', async () => {
     const { user, browser } = await loggedIn(t);
     const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
-    const response = await browser.post('/accounts/2fa/', { code: totpCode(secret, Date.now() - 10 * 60_000) });
+    const response = await browser.post('/accounts/2fa/', { code: totpCode(secret, Date.now() - 10 * 60_000), password: DEFAULT_PASSWORD });
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('That code is not right');
     expect(shownSecret(response.body)).toBe(secret);
@@ -47,7 +48,7 @@ describe('turning two-factor sign-in on', () => {
   it('turns on with the right code and shows ten recovery codes once, stored only as SHA-256 hashes', async () => {
     const { user, browser } = await loggedIn(t);
     const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
-    const response = await browser.post('/accounts/2fa/', { code: totpCode(secret) });
+    const response = await browser.post('/accounts/2fa/', { code: totpCode(secret), password: DEFAULT_PASSWORD });
     expect(response.statusCode).toBe(200);
     const codes = shownRecoveryCodes(response.body);
     expect(codes).toHaveLength(10);
@@ -72,7 +73,7 @@ describe('turning two-factor sign-in on', () => {
     const socket = await connectChat(address, `/ws/groups/${group.id}/chat/`, { sessionKey: phone.cookies.get('sessionid')! });
     const own = await connectChat(address, `/ws/groups/${group.id}/chat/`, { sessionKey: browser.cookies.get('sessionid')! });
     const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
-    const codes = await browser.post('/accounts/2fa/', { code: totpCode(secret) });
+    const codes = await browser.post('/accounts/2fa/', { code: totpCode(secret), password: DEFAULT_PASSWORD });
     expect(codes.statusCode).toBe(200);
     expect(codes.body).toContain('You were logged out everywhere else');
 
@@ -90,7 +91,7 @@ describe('turning two-factor sign-in on', () => {
     const { user, browser } = await loggedIn(t);
     const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
     const code = totpCode(secret);
-    const response = await browser.post('/accounts/2fa/', { code: `${code.slice(0, 3)} ${code.slice(3)}` });
+    const response = await browser.post('/accounts/2fa/', { code: `${code.slice(0, 3)} ${code.slice(3)}`, password: DEFAULT_PASSWORD });
     expect(response.statusCode).toBe(200);
     expect((await twoFactorColumns(user.id)).totp_enabled).toBe(1);
   });

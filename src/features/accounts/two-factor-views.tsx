@@ -29,6 +29,7 @@ export function TwoFactorSetupPage({ ctx, secret, qrCode, errors = {} }: { ctx: 
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
           <CodeField errors={errors} label={ctx.t('two_factor.then_type')} />
+          <Field name="password" label={ctx.t('reauth.password')} type="password" errors={errors} required autocomplete="current-password" />
           <button type="submit">{ctx.t('two_factor.turn_on')}</button>
         </form>
       </article>

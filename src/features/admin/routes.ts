@@ -4,7 +4,7 @@ import { pathId } from '../../platform/ids.js';
 import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import type { Message } from '../../platform/i18n/index.js';
-import { adminResetLimits, AttemptThrottle, MAX_ADMIN_RESETS_PER_USER, PasswordResetService } from '../accounts/index.js';
+import { AccountNotices, adminResetLimits, AttemptThrottle, MAX_ADMIN_RESETS_PER_USER, PasswordResetService, UsersRepository } from '../accounts/index.js';
 import { type Actor, AdminService } from './service.js';
 import { AdminUsersPage, AuditLogPage } from './views.js';
 
@@ -23,6 +23,8 @@ function adminActor(request: FastifyRequest): Actor {
 export const adminPages: FastifyPluginAsync<Services> = async (app, { db, sessions, config, outbox }) => {
   const service = new AdminService(db, sessions);
   const resets = new PasswordResetService(db, config, sessions, outbox);
+  const notices = new AccountNotices(outbox, config.publicUrl);
+  const users = new UsersRepository(db);
   const throttle = new AttemptThrottle(db);
 
   /** The users page again with what was refused, at `status`. */
@@ -63,6 +65,9 @@ export const adminPages: FastifyPluginAsync<Services> = async (app, { db, sessio
   app.post<PkParams>('/admin/users/:pk/disable-2fa/', async (request, reply) => {
     const outcome = await service.disableTwoFactor(adminActor(request), pathId(request));
     if (!outcome.ok) throw new NotFound();
+    // The user is told: a change to how one gets into their account is theirs to know of.
+    const user = outcome.user.totp_enabled === 1 ? await users.findById(outcome.user.id) : undefined;
+    if (user) await notices.send({ kind: 'admin_two_factor_off', to: user });
     request.flash({ key: 'admin.two_factor_disabled', values: { username: outcome.user.username } });
     return reply.redirect('/admin/users/', 302);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, connectChat, createGroup, createNote, createNotebook, createShoppingList, createTag, createTodoList, createUser, DEFAULT_PASSWORD, listen, loggedIn, type TestApp, TestBrowser } from '../../../test/index.js';
+import { buildTestApp, connectChat, createGroup, createNote, createNotebook, createShoppingList, createTag, createTodoList, createUser, DEFAULT_PASSWORD, enrolledUser, listen, loggedIn, type TestApp, TestBrowser, totpCode } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 
 let t: TestApp;
@@ -61,6 +61,24 @@ describe('delete my account', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
     expect((await owned(user)).user).toBeDefined();
+  });
+
+  it('with two-factor sign-in on asks for a code too: the password alone or with a wrong code deletes nothing', async () => {
+    const { user, browser, secret, nextCode } = await enrolledUser(t);
+    expect((await browser.get('/accounts/delete/')).body).toContain('name="code"');
+    const alone = await browser.post('/accounts/delete/', { password: DEFAULT_PASSWORD });
+    expect(alone.statusCode).toBe(400);
+    expect(alone.body).toContain('Enter a code from your app, or a recovery code.');
+    const wrong = await browser.post('/accounts/delete/', { password: DEFAULT_PASSWORD, code: totpCode(secret, Date.now() - 10 * 60_000) });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('That code is not right');
+    expect((await owned(user)).user).toBeDefined();
+    // A right code with a wrong password is not used up, and deletes nothing either.
+    expect((await browser.post('/accounts/delete/', { password: 'not-my-password', code: nextCode() })).statusCode).toBe(400);
+    expect((await owned(user)).user).toBeDefined();
+    const deleted = await browser.post('/accounts/delete/', { password: DEFAULT_PASSWORD, code: nextCode() });
+    expect(deleted.statusCode).toBe(302);
+    expect((await owned(user)).user).toBeUndefined();
   });
 
   it('with the right password deletes the user and what they own, ends every session and socket, and hands over their groups', async () => {

@@ -8,7 +8,7 @@ import { verifyPassword } from '../../platform/passwords/passwords.js';
 
 const GROUP_NAME_MAX = 150;
 
-export type DeleteOutcome = { ok: true } | { ok: false; reason: 'wrong-password' | 'gone' };
+export type DeleteOutcome = { ok: true } | { ok: false; reason: 'wrong-password' | 'second-factor' | 'gone' };
 
 /**
  * Deletes a user and everything they own, in one transaction. Groups they own pass to their
@@ -24,11 +24,16 @@ export class AccountDeletion {
     private readonly hub: Hub,
   ) {}
 
-  async delete(userId: number, password: string): Promise<DeleteOutcome> {
+  /**
+   * `secondFactor` is asked once the password is right (with two-factor sign-in on, it checks the
+   * code): nothing is deleted unless it says yes.
+   */
+  async delete(userId: number, password: string, secondFactor: () => Promise<boolean> = async () => true): Promise<DeleteOutcome> {
     const user = await this.db.selectFrom('users').select(['id', 'username', 'password']).where('id', '=', userId).executeTakeFirst();
     if (!user) return { ok: false, reason: 'gone' };
     const { ok } = await verifyPassword(password, user.password, this.config.pbkdf2Iterations);
     if (!ok) return { ok: false, reason: 'wrong-password' };
+    if (!(await secondFactor())) return { ok: false, reason: 'second-factor' };
 
     const done = await this.db.transaction().execute(async (trx) => {
       const deletedGroups = await this.handOverGroups(trx, user);

@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
+import { z } from 'zod';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceUnavailable } from '../../errors.js';
 import { logOut } from '../../platform/chain/authentication.js';
 import { type Message, requestTranslator } from '../../platform/i18n/index.js';
+import { type FormErrors, parseForm } from '../../platform/forms.js';
 import type { Services } from '../../services.js';
 import { uploadFailure, uploadParts } from '../../platform/uploads.js';
 import { viewContext } from '../../platform/views/context.js';
-import { AttemptThrottle, passwordChangeLimits } from '../accounts/index.js';
+import { AttemptThrottle, passwordChangeLimits, type Refusal, reauthenticationFor, reauthFields } from '../accounts/index.js';
 import { AccountDeletion } from './delete-account.js';
 import { ExportRepository } from './export-repository.js';
 import { exportZip } from './export-zip.js';
@@ -33,6 +35,9 @@ const MAX_RUNNING_IMPORTS = 2;
 const IMPORT_RETRY_SECONDS = 30;
 /** This process's imports: per process, as the memory they hold is. */
 export const importSlots = new Slots(MAX_RUNNING_IMPORTS);
+
+/** Deleting the account: the password, and with two-factor sign-in on a code (checked in that order). */
+const deleteForm = z.object(reauthFields);
 
 /** The largest zip accepted for import. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -73,6 +78,7 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
   const { db, config, hub, sessions } = services;
   const throttle = new AttemptThrottle(db);
   const deletion = new AccountDeletion(db, config, hub);
+  const reauthentication = reauthenticationFor(services, throttle);
   // Uploads are accepted here only: one file, a few small fields.
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 1024 } });
 
@@ -123,24 +129,39 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
     }
   });
 
-  const showDelete = (request: FastifyRequest, reply: FastifyReply, status: number, message: Message) =>
-    reply.render(DeleteAccountPage({ ctx: viewContext(request), errors: { password: [message] } }), status);
+  // With two-factor sign-in on, the page asks for a code as well as the password.
+  const showDelete = async (request: FastifyRequest, reply: FastifyReply, status: number, errors: FormErrors = {}) =>
+    reply.render(DeleteAccountPage({ ctx: viewContext(request), errors, withCode: await reauthentication.asksForCode(request.user!.id) }), status);
 
-  app.get('/accounts/delete/', async (request, reply) => reply.render(DeleteAccountPage({ ctx: viewContext(request) })));
+  app.get('/accounts/delete/', async (request, reply) => showDelete(request, reply, 200));
 
   app.post('/accounts/delete/', async (request, reply) => {
-    const body = request.body as { password?: unknown } | undefined;
-    const password = typeof body?.password === 'string' ? body.password : '';
-    if (password === '') return showDelete(request, reply, 400, 'delete_account.password_required');
+    const userId = request.user!.id;
+    const form = parseForm(deleteForm, request.body);
+    if (!form.ok) return showDelete(request, reply, 400, form.errors);
+    const { password, code } = form.data;
+    const withCode = await reauthentication.asksForCode(userId);
+    const missing: FormErrors = {};
+    if (password === '') missing.password = ['delete_account.password_required'];
+    if (withCode && code === '') missing.code = ['reauth.code_required'];
+    if (Object.keys(missing).length > 0) return showDelete(request, reply, 400, missing);
     // Wrong passwords here count with those of the password-change form: both guess at the signed-in account.
-    const attempt = await throttle.reserve(passwordChangeLimits(request.user!.id));
+    const attempt = await throttle.reserve(passwordChangeLimits(userId));
     if (!attempt.ok) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      return showDelete(request, reply, 429, { key: 'delete_account.throttled', values: { minutes: Math.max(1, Math.ceil(attempt.retryAfterSeconds / 60)) } });
+      return showDelete(request, reply, 429, { password: [{ key: 'delete_account.throttled', values: { minutes: Math.max(1, Math.ceil(attempt.retryAfterSeconds / 60)) } }] });
     }
-    const outcome = await throttle.checking(attempt, () => deletion.delete(request.user!.id, password));
-    if (!outcome.ok && outcome.reason === 'wrong-password') return showDelete(request, reply, 400, 'delete_account.wrong_password');
+    const refused: { code?: Refusal } = {};
+    const secondFactor = async () => {
+      if (!withCode) return true;
+      const checked = await reauthentication.checkCode(request, reply, userId, code);
+      if (!checked.ok) refused.code = checked;
+      return checked.ok;
+    };
+    const outcome = await throttle.checking(attempt, () => deletion.delete(userId, password, secondFactor));
+    if (!outcome.ok && outcome.reason === 'wrong-password') return showDelete(request, reply, 400, { password: ['delete_account.wrong_password'] });
     await throttle.release(attempt);
+    if (!outcome.ok && outcome.reason === 'second-factor') return showDelete(request, reply, refused.code?.status ?? 400, refused.code?.errors);
     await logOut(request, reply, { config, store: sessions });
     request.flash('delete_account.done', 'info');
     return reply.redirect('/accounts/login/', 302);

@@ -1,4 +1,5 @@
-import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { CsrfField, FormAlert } from '../../platform/views/forms.js';
+import { ReauthFields } from '../accounts/index.js';
 import { type FormErrors } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
@@ -29,7 +30,8 @@ export function ImportPage({ ctx, errors = {}, maxMegabytes }: { ctx: ViewContex
   );
 }
 
-export function DeleteAccountPage({ ctx, errors = {} }: { ctx: ViewContext; errors?: FormErrors }) {
+/** `withCode`: two-factor sign-in is on, so the form asks for a code as well as the password. */
+export function DeleteAccountPage({ ctx, errors = {}, withCode }: { ctx: ViewContext; errors?: FormErrors; withCode: boolean }) {
   return (
     <Layout ctx={ctx} title={ctx.t('delete_account.title')}>
       <article class="narrow">
@@ -47,7 +49,7 @@ export function DeleteAccountPage({ ctx, errors = {} }: { ctx: ViewContext; erro
         <form method="post" action="/accounts/delete/" novalidate>
           <CsrfField ctx={ctx} />
           <FormAlert errors={errors} />
-          <Field name="password" label={ctx.t('delete_account.password')} type="password" errors={errors} required autocomplete="current-password" />
+          <ReauthFields ctx={ctx} errors={errors} withCode={withCode} label={ctx.t('delete_account.password')} required />
           <div class="actions">
             <button type="submit" class="danger">{ctx.t('delete_account.submit')}</button>
             <a href="/accounts/" role="button" class="secondary outline">{ctx.t('note_form.cancel')}</a>
