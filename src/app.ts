@@ -35,6 +35,7 @@ import { MailSender } from './platform/mail/sender.js';
 import { messagesLayer } from './platform/chain/messages.js';
 import { requestLog } from './platform/process/request-log.js';
 import { requestLoggerFactory } from './platform/process/request-logger.js';
+import { SecretPaths } from './platform/process/secret-paths.js';
 import { securityLayer } from './platform/chain/security.js';
 import { SessionStore } from './platform/chain/session.js';
 import { sessionLayer } from './platform/chain/session-layer.js';
@@ -72,11 +73,15 @@ const features: FastifyPluginAsync<Services>[] = [
 
 export interface AppDeps {
   database: DatabaseHandle;
+  /** Where the log goes (stdout by default); tests read it. */
+  logStream?: { write(line: string): void };
 }
 
-export async function buildApp(config: Config, { database }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(config: Config, { database, logStream }: AppDeps): Promise<FastifyInstance> {
+  // Routes name the secrets in their paths (a reset link's token); every log line is written without them.
+  const secretPaths = new SecretPaths();
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, hooks: { streamWrite: (line) => secretPaths.redact(line) }, ...(logStream ? { stream: logStream } : {}) },
     // requestLog writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // request.log makes its pino child only when a line is written (platform/process/request-logger.ts).
@@ -93,6 +98,7 @@ export async function buildApp(config: Config, { database }: AppDeps): Promise<F
     // Fastify's default 503, which nginx would hand straight to the browser for a POST.
     return503OnClosing: false,
   });
+  app.addHook('onRoute', secretPaths.collect);
   const hub = createHub(config, app.log);
   await hub.start();
   app.addHook('onClose', () => hub.close());

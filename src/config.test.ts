@@ -103,7 +103,28 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, PUBLIC_URL: 'https://notes.example.com' }).mailFrom).toBe('groupnotes <noreply@notes.example.com>');
   });
 
+  it('refuses to start in production without SMTP_URL, and sends no mail with SMTP_URL=off', () => {
+    const production = { ...base, NODE_ENV: 'production', ALLOWED_HOSTS: 'x.example', PUBLIC_URL: 'https://x.example' };
+    expect(() => loadConfig(production)).toThrow(
+      new ConfigError('SMTP_URL must be set when NODE_ENV=production (smtp://... or smtps://..., or off to send no mail)'),
+    );
+    expect(loadConfig({ ...production, SMTP_URL: 'off' }).smtpUrl).toBeUndefined();
+    expect(loadConfig({ ...production, SMTP_URL: 'OFF' }).smtpUrl).toBeUndefined();
+    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.x.example:587' }).smtpUrl).toBe('smtp://mail.x.example:587');
+    // Development sends no mail without it.
+    expect(loadConfig(base).smtpUrl).toBeUndefined();
+  });
+
+  it('limits sign-ups to 20 an hour per address by default, SIGNUP_LIMIT_PER_HOUR otherwise (0: no limit)', () => {
+    expect(loadConfig(base).signupLimitPerHour).toBe(20);
+    expect(loadConfig({ ...base, SIGNUP_LIMIT_PER_HOUR: '2' }).signupLimitPerHour).toBe(2);
+    expect(loadConfig({ ...base, SIGNUP_LIMIT_PER_HOUR: '0' }).signupLimitPerHour).toBe(0);
+  });
+
   it.each([
+    [{ SIGNUP_LIMIT_PER_HOUR: 'twenty' }, 'SIGNUP_LIMIT_PER_HOUR must be a whole number from 0 to 1000000 (got "twenty")'],
+    [{ SIGNUP_LIMIT_PER_HOUR: '-1' }, 'SIGNUP_LIMIT_PER_HOUR must be a whole number from 0 to 1000000 (got "-1")'],
+    [{ SMTP_URL: 'of' }, 'SMTP_URL must start with smtp:// or smtps://, or be off (got "of")'],
     [{ PUBLIC_URL: 'notes.example.com' }, 'PUBLIC_URL must look like https://host[:port]'],
     [{ PUBLIC_URL: 'https://notes.example.com/app' }, 'PUBLIC_URL must look like https://host[:port]'],
     [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535 (got "eighty")'],

@@ -30,7 +30,9 @@ export interface Config {
   pbkdf2Iterations: number;
   /** Whether /register/ is open. */
   allowSignup: boolean;
-  /** Outgoing mail; unset writes mails to the log. */
+  /** New accounts per client address an hour (0: no limit); behind a proxy, only per person with trustProxy. */
+  signupLimitPerHour: number;
+  /** Outgoing mail; undefined sends none (SMTP_URL=off, or unset outside production): the log notes each mail not sent, never its body. */
   smtpUrl: string | undefined;
   /** The origin links in mails point to (`https://notes.example.com`), never the request's Host; required in production. */
   publicUrl: string;
@@ -132,6 +134,21 @@ function publicUrl(env: Env, production: boolean): string {
   return new URL(raw).origin;
 }
 
+/**
+ * The SMTP server, or undefined for no mail. Production must say which: without mail no reset
+ * link reaches anyone, so going without is a choice (`off`), not an oversight.
+ */
+function smtp(env: Env, production: boolean): string | undefined {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) {
+    if (production) throw new ConfigError('SMTP_URL must be set when NODE_ENV=production (smtp://... or smtps://..., or off to send no mail)');
+    return undefined;
+  }
+  if (raw.toLowerCase() === 'off') return undefined;
+  if (!/^smtps?:\/\/.+/.test(raw)) throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, or be off (got "${raw}")`);
+  return raw;
+}
+
 /** noreply@ the public host, or @localhost when that is an address (which no mail server takes after an @). */
 function defaultMailFrom(origin: string): string {
   const host = new URL(origin).hostname;
@@ -193,16 +210,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   }
-  const smtpUrl = env.SMTP_URL?.trim() || undefined;
-  if (smtpUrl && !/^smtps?:\/\/.+/.test(smtpUrl)) {
-    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got "${smtpUrl}")`);
-  }
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
   }
   const secret = secretKey(env, production);
   const origin = publicUrl(env, production);
+  const smtpUrl = smtp(env, production);
   const database = databaseUrl(env);
   const apiRateBurst = integer(env, 'API_RATE_BURST', 60, 1, 1_000_000);
   const apiRatePerSecond = integer(env, 'API_RATE_PER_SECOND', 10, 0, 1_000_000);
@@ -221,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionCookieAge: integer(env, 'SESSION_COOKIE_AGE', 1_209_600, 60, 31_536_000),
     pbkdf2Iterations: integer(env, 'PBKDF2_ITERATIONS', 1_000_000, 1, 100_000_000),
     allowSignup: boolean(env, 'ALLOW_SIGNUP', true),
+    signupLimitPerHour: integer(env, 'SIGNUP_LIMIT_PER_HOUR', 20, 0, 1_000_000),
     smtpUrl,
     publicUrl: origin,
     mailFrom: env.MAIL_FROM?.trim() || defaultMailFrom(origin),

@@ -185,7 +185,7 @@ describe('a cluster at SIGTERM', () => {
 
   it('a worker sent SIGTERM by itself leaves the turn, drains and is replaced; every request meanwhile is answered', async () => {
     // In production, where draining waits for the open connections (this client's kept-alive ones).
-    await serveWithMember({ WEB_CONCURRENCY: '2', NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1', PUBLIC_URL: 'https://notes.example.com', LOG_LEVEL: 'info' });
+    await serveWithMember({ WEB_CONCURRENCY: '2', NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1', PUBLIC_URL: 'https://notes.example.com', SMTP_URL: 'off', LOG_LEVEL: 'info' });
     // Both in the turn: with none ready, the port is closed (a proxy tries another instance).
     await waitUntil(() => server!.output().includes('"ready":2'), 'both workers are ready', 20_000);
     const primary = server!.child.pid!;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Response as InjectResponse } from 'light-my-request';
-import { buildApp } from '../src/app.js';
+import { type AppDeps, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -36,14 +36,19 @@ export interface TestApp {
 
 /**
  * The real app on a database of its own, migrated. `observe` may wrap the database handle the app
- * is given (to count what the app asks of it); the test still gets the real one.
+ * is given (to count what the app asks of it); the test still gets the real one. `logStream`
+ * receives the app's log lines (set LOG_LEVEL too: tests run silent).
  */
-export async function buildTestApp(env: Record<string, string> = {}, observe?: (database: DatabaseHandle) => DatabaseHandle): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  observe?: (database: DatabaseHandle) => DatabaseHandle,
+  logStream?: AppDeps['logStream'],
+): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = testConfig({ ...env, DATABASE_URL: testDb.url });
   const database = openDatabase(config.databaseUrl, { poolSize: env.DATABASE_POOL_SIZE ? config.databasePoolSize : 4 });
   await migrateToLatest(database.db);
-  const app = await buildApp(config, { database: observe ? observe(database) : database });
+  const app = await buildApp(config, { database: observe ? observe(database) : database, logStream });
   await app.ready();
   return {
     app,

@@ -10,6 +10,7 @@ export * from './groups-api.js';
 export * from './helpers.js';
 export * from './language-markers.js';
 export * from './list-kinds.js';
+export * from './log-capture.js';
 export * from './lists.js';
 export * from './login-form.js';
 export * from './net.js';

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
-import { createTestDatabase, TEST_SECRET, type TestDatabase } from '../../test/index.js';
+import { createTestDatabase, spawnServe, TEST_SECRET, type TestDatabase } from '../../test/index.js';
 
 // The real command, as a user runs it: a process with an environment, stdin, stdout and an exit code.
 const TSX = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
@@ -84,4 +84,29 @@ describe('groupnotes CLI', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toBe('groupnotes: PORT must be a whole number from 0 to 65535 (got "x")\n');
   });
+});
+
+describe('serve in production', () => {
+  const production = { NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1', PUBLIC_URL: 'https://notes.example.com', SECRET_KEY: TEST_SECRET, WEB_CONCURRENCY: '1', REDIS_URL: '' };
+
+  it('refuses to start without SMTP_URL, with one line and exit 1', async () => {
+    // Bounded: a server that starts instead is killed with its workers, and the test fails on its status.
+    const child = spawn(TSX, [CLI, 'serve'], { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...production, DATABASE_URL: testDb.url, PORT: '0', SMTP_URL: '' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(stderr).toBe('groupnotes: SMTP_URL must be set when NODE_ENV=production (smtp://... or smtps://..., or off to send no mail)\n');
+    expect(status).toBe(1);
+  }, 30_000);
+
+  it('starts with SMTP_URL=off (mail turned off on purpose)', async () => {
+    const server = await spawnServe({ ...production, DATABASE_URL: testDb.url, SMTP_URL: 'off' });
+    try {
+      expect((await fetch(`http://${server.address}/healthz`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

@@ -108,7 +108,7 @@ describe('groupnotes seed-demo', () => {
     await migrateToLatest(handle.db);
     await handle.close();
     try {
-      const result = groupnotes(production, ['seed-demo'], { NODE_ENV: 'production', PUBLIC_URL: 'https://notes.example.com', ALLOWED_HOSTS: 'notes.example.com' });
+      const result = groupnotes(production, ['seed-demo'], { NODE_ENV: 'production', PUBLIC_URL: 'https://notes.example.com', ALLOWED_HOSTS: 'notes.example.com', SMTP_URL: 'off' });
       expect(result.status).toBe(1);
       expect(result.stderr).toBe('groupnotes: refusing to add demo users with printed passwords to a production instance (NODE_ENV=production); seed-demo --force if you mean it\n');
       expect(await usernames(production)).toEqual([]);

@@ -86,6 +86,8 @@ export async function startTopology(): Promise<Topology> {
       TRUST_PROXY: 'true',
       ALLOWED_HOSTS: 'notes.example.com',
       PUBLIC_URL: 'https://notes.example.com',
+      // These tests send no mail.
+      SMTP_URL: 'off',
       SECRET_KEY: randomBytes(48).toString('base64url'),
       DATABASE_URL: databaseUrl,
       REDIS_URL: REDIS,

@@ -111,3 +111,27 @@ describe('registration throttling', () => {
     expect((await register('strongling', '10.61.0.1')).statusCode).toBe(302);
   });
 });
+
+describe('the sign-up limit setting (SIGNUP_LIMIT_PER_HOUR)', () => {
+  /** An app of its own with `limit`, run through `check`, then closed. */
+  async function withLimit(limit: string, check: (register: (username: string) => Promise<number>) => Promise<void>) {
+    const limited = await buildTestApp({ TRUST_PROXY: 'true', SIGNUP_LIMIT_PER_HOUR: limit });
+    try {
+      await check(async (username) => (await new TestBrowser(limited.app).post('/register/', { username, password1: GOOD, password2: GOOD }, { headers: { 'x-forwarded-for': '10.62.0.1' } })).statusCode);
+    } finally {
+      await limited.close();
+    }
+  }
+
+  it('set to 2, refuses the third new account from one address with 429', async () => {
+    await withLimit('2', async (register) => {
+      expect([await register('first'), await register('second'), await register('third')]).toEqual([302, 302, 429]);
+    });
+  });
+
+  it('set to 0, limits no address', async () => {
+    await withLimit('0', async (register) => {
+      for (let i = 0; i < 21; i++) expect(await register(`unlimited${i}`)).toBe(302);
+    });
+  });
+});

@@ -9,6 +9,8 @@ import { requestTranslator, translatorFor } from '../../platform/i18n/index.js';
 import { AttemptThrottle, minutesToWait, passwordResetLimits, usernameScope } from './throttle.js';
 
 const publicRoute = { config: { public: true } };
+/** The link's token is a password for the account until it is used: never written to the log. */
+const linkRoute = { config: { public: true, secretParams: ['token'] } };
 
 interface LinkParams {
   uidb64: string;
@@ -44,7 +46,7 @@ export const passwordResetPages: FastifyPluginAsync<Services> = async (app, serv
 
   app.get('/accounts/password_reset/done/', publicRoute, async (request, reply) => reply.render(PasswordResetDonePage({ ctx: viewContext(request) })));
 
-  app.get<{ Params: LinkParams }>('/accounts/reset/:uidb64/:token/', publicRoute, async (request, reply) => {
+  app.get<{ Params: LinkParams }>('/accounts/reset/:uidb64/:token/', linkRoute, async (request, reply) => {
     const user = await resets.userForLink(request.params.uidb64, request.params.token);
     const ctx = viewContext(request);
     noStore(reply);
@@ -52,7 +54,7 @@ export const passwordResetPages: FastifyPluginAsync<Services> = async (app, serv
     return reply.render(SetPasswordPage({ ctx, action: request.url }));
   });
 
-  app.post<{ Params: LinkParams }>('/accounts/reset/:uidb64/:token/', publicRoute, async (request, reply) => {
+  app.post<{ Params: LinkParams }>('/accounts/reset/:uidb64/:token/', linkRoute, async (request, reply) => {
     const user = await resets.userForLink(request.params.uidb64, request.params.token);
     const ctx = viewContext(request);
     noStore(reply);

@@ -98,7 +98,7 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
     if (!form.ok) return reply.render(RegisterPage({ ctx, values: form.values, errors: form.errors }), 400);
     const values = { username: form.data.username, email: form.data.email };
     // Every new account costs a full hash: reserved before it, kept once the account exists.
-    const attempt = await throttle.reserve(registerLimits(request.ip));
+    const attempt = await throttle.reserve(registerLimits(request.ip, config.signupLimitPerHour));
     if (!attempt.ok) return reply.render(RegisterPage({ ctx, values, errors: { __all__: [refusedFor(reply, attempt, 'throttle.accounts')] } }), 429);
     const created = await throttle.checking(attempt, () => accounts.createUser({ username: form.data.username, email: form.data.email, password: form.data.password1, timezone: form.data.timezone }));
     if (!created.ok) {

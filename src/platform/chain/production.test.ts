@@ -8,6 +8,7 @@ beforeAll(async () => {
     TRUST_PROXY: 'true',
     ALLOWED_HOSTS: 'notes.example.com',
     PUBLIC_URL: 'https://notes.example.com',
+    SMTP_URL: 'off',
     CSRF_TRUSTED_ORIGINS: 'https://tunnel.example.net',
   });
 });
@@ -104,7 +105,7 @@ describe('production behind a proxy', () => {
 describe('production without TRUST_PROXY', () => {
   let direct: TestApp;
   beforeAll(async () => {
-    direct = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: 'notes.example.com', PUBLIC_URL: 'https://notes.example.com' });
+    direct = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: 'notes.example.com', PUBLIC_URL: 'https://notes.example.com', SMTP_URL: 'off' });
   });
   afterAll(() => direct.close());
 

@@ -64,7 +64,7 @@ describe('an upgrade request answered over HTTP leaves no socket open', () => {
 
 describe('in production', () => {
   it('the HTTPS redirect of a plain-HTTP upgrade: Connection: close and the server closes the socket itself', async () => {
-    const production = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1', PUBLIC_URL: 'https://127.0.0.1' });
+    const production = await buildTestApp({ NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1', PUBLIC_URL: 'https://127.0.0.1', SMTP_URL: 'off' });
     try {
       const productionAddress = await listen(production.app);
       const client = await rawUpgrade(productionAddress, upgradeRequest('/ws/groups/1/chat/', { Host: productionAddress, Origin: `http://${productionAddress}` }));

@@ -167,12 +167,16 @@ describe('stopping', () => {
   });
 });
 
-describe('without SMTP_URL', () => {
-  it('writes each mail to the log in full', async () => {
+describe('without SMTP_URL (unset, or off)', () => {
+  it('logs that a mail was not sent, to a masked address with its subject, never its body', async () => {
     const { log, lines } = recordingLog();
-    await createMailer(undefined, 'noreply@example.test', log).send({ to: 'a@example.test', subject: 'Hi', text: 'Follow http://x.test/link/' });
-    expect(lines).toHaveLength(1);
-    expect(lines[0]!.args[0]).toEqual({ mail: { from: 'noreply@example.test', to: 'a@example.test', subject: 'Hi', text: 'Follow http://x.test/link/' } });
-    expect(lines[0]!.args[1]).toContain('Follow http://x.test/link/');
+    const mailer = createMailer(undefined, 'noreply@example.test', log);
+    await mailer.send({ to: 'anna.k@example.test', subject: 'Hi', text: 'Follow http://x.test/reset/MQ/secret-token/' });
+    await mailer.send({ to: 'not-an-address', subject: 'Hello', text: 'Body' });
+    expect(lines.map((line) => [line.level, ...line.args])).toEqual([
+      ['info', { to: 'a***@example.test', subject: 'Hi' }, 'mail not sent: SMTP_URL is unset or off'],
+      ['info', { to: '***', subject: 'Hello' }, 'mail not sent: SMTP_URL is unset or off'],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/secret-token|Follow|Body|anna/);
   });
 });

@@ -3,7 +3,8 @@ import { pathOf } from '../url.js';
 
 /**
  * One structured line per request, with who made it. The path only: a query string holds what
- * people search for and where they were going (`?q=`, `?next=`), which a log must not keep.
+ * people search for and where they were going (`?q=`, `?next=`), which a log must not keep. A
+ * secret in the path (a reset link's token) is redacted on its way out (secret-paths.ts).
  */
 export const requestLog = fp(async (app) => {
   // The line is only built when it will be written.
