@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, buildTestApp, createToken, createUser, DEFAULT_PASSWORD, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
+import { ApiClient, buildTestApp, createToken, createUser, DEFAULT_PASSWORD, loggedIn, shownSecret, type TestApp, type TestBrowser, totpCode } from '../../../test/index.js';
 import { SessionStore } from '../../platform/chain/session.js';
 import { encodeUid, makeResetToken } from './reset-tokens.js';
 import { AccountsService } from './service.js';
 
 // What ends a user's API tokens: a password reset (by link or by an administrator) always does;
-// a password change does when "also revoke my API tokens" is ticked (the form shows it ticked);
-// the sessions page revokes them all on request.
+// a password change and turning two-factor sign-in on do when "also revoke my API tokens" is
+// ticked (the forms show it ticked); the sessions page revokes them all on request.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,6 +32,12 @@ async function userWithTokens() {
 
 const changePassword = (browser: TestBrowser, extra: Record<string, string> = {}) =>
   browser.post('/accounts/password_change/', { old_password: DEFAULT_PASSWORD, new_password1: NEW_PASSWORD, new_password2: NEW_PASSWORD, ...extra });
+
+/** Turns 2FA on from the page, as a person would (the current password is sent too, for forms that ask for it). */
+async function turnOnTwoFactor(browser: TestBrowser, extra: Record<string, string> = {}) {
+  const secret = shownSecret((await browser.get('/accounts/2fa/')).body);
+  return browser.post('/accounts/2fa/', { code: totpCode(secret), password: DEFAULT_PASSWORD, ...extra });
+}
 
 describe('a password reset', () => {
   it('by the mailed link revokes every API token of the user (401 from then on), and no one else’s', async () => {
@@ -87,6 +93,28 @@ describe('a password change', () => {
   it('refused (a wrong current password) revokes nothing, even with the box ticked', async () => {
     const { browser, tokens } = await userWithTokens();
     expect((await changePassword(browser, { old_password: 'not-my-password', revoke_tokens: 'on' })).statusCode).toBe(400);
+    expect(await statuses(tokens)).toEqual([200, 200]);
+  });
+});
+
+describe('turning two-factor sign-in on', () => {
+  it('offers "also revoke my API tokens", ticked', async () => {
+    const { browser } = await loggedIn(t);
+    const page = (await browser.get('/accounts/2fa/')).body;
+    expect(page).toMatch(/<input type="checkbox" id="id_revoke_tokens" name="revoke_tokens" value="on" checked\/?>/);
+  });
+
+  it('with the box ticked revokes every API token of the user', async () => {
+    const { browser, tokens, theirs } = await userWithTokens();
+    expect((await turnOnTwoFactor(browser, { revoke_tokens: 'on' })).statusCode).toBe(200);
+    expect(await statuses([...tokens, theirs])).toEqual([401, 401, 200]);
+  });
+
+  it('with the box unticked keeps them; a wrong code revokes nothing', async () => {
+    const { browser, tokens } = await userWithTokens();
+    expect((await browser.post('/accounts/2fa/', { code: '000000', password: DEFAULT_PASSWORD, revoke_tokens: 'on' })).statusCode).toBe(400);
+    expect(await statuses(tokens)).toEqual([200, 200]);
+    expect((await turnOnTwoFactor(browser)).statusCode).toBe(200);
     expect(await statuses(tokens)).toEqual([200, 200]);
   });
 });

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { logIn } from '../../platform/chain/authentication.js';
 import type { SessionStore } from '../../platform/chain/session.js';
-import { parseForm } from '../../platform/forms.js';
+import { checkboxField, parseForm } from '../../platform/forms.js';
 import { msg, requestTranslator } from '../../platform/i18n/index.js';
 import type { FormErrors } from '../../platform/forms.js';
 import { viewContext } from '../../platform/views/context.js';
@@ -22,7 +22,7 @@ const publicRoute = { config: { public: true } };
 const code = z.string({ error: msg('two_factor.code_required') }).trim().min(1, msg('two_factor.code_required')).max(40, msg('two_factor.code_too_long'));
 const codeForm = z.object({ code });
 /** Turning 2FA on: the code from the new secret, and the current password (see reauthentication.ts). */
-const enableForm = z.object({ code, password: reauthFields.password });
+const enableForm = z.object({ code, password: reauthFields.password, revoke_tokens: checkboxField() });
 const disableForm = z.object({
   password: z.string({ error: msg('form.your_password') }).min(1, msg('form.your_password')).max(4096, msg('form.password_too_long')),
   code,
@@ -56,13 +56,16 @@ export interface TwoFactorDeps {
 export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessions, throttle, afterLogin, twoFactor, reauthentication }: TwoFactorDeps): Promise<void> {
   const users = new UsersRepository(db);
 
-  /** `fresh`: the page opened anew (a new secret to scan); a form shown again keeps the session's. */
-  const showSettings = async (request: FastifyRequest, reply: FastifyReply, status = 200, errors: FormErrors = {}, fresh = false) => {
+  /**
+   * `fresh`: the page opened anew (a new secret to scan); a form shown again keeps the session's.
+   * `revokeTokens`: the "also revoke my API tokens" box, ticked on a page opened anew, as sent on one shown again.
+   */
+  const showSettings = async (request: FastifyRequest, reply: FastifyReply, status = 200, errors: FormErrors = {}, fresh = false, revokeTokens = true) => {
     const ctx = viewContext(request);
     const enrolment = await twoFactor.enrolment(request.user!, request.session!.key, fresh);
     const page = enrolment.enabled
       ? TwoFactorOnPage({ ctx, recoveryCodesLeft: enrolment.recoveryCodesLeft, errors })
-      : TwoFactorSetupPage({ ctx, secret: enrolment.secret, qrCode: enrolment.qrCode, errors });
+      : TwoFactorSetupPage({ ctx, secret: enrolment.secret, qrCode: enrolment.qrCode, errors, revokeTokens });
     return reply.render(page, status);
   };
 
@@ -70,12 +73,13 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
 
   app.post('/accounts/2fa/', async (request, reply) => {
     const form = parseForm(enableForm, request.body);
-    if (!form.ok) return showSettings(request, reply, 400, form.errors);
+    if (!form.ok) return showSettings(request, reply, 400, form.errors, false, checkboxField().parse(form.values.revoke_tokens));
+    const { revoke_tokens: revokeTokens } = form.data;
     // 2FA is off here, so the password alone confirms the owner.
     const confirmed = await reauthentication.confirm(request, reply, { password: form.data.password, code: '' });
-    if (!confirmed.ok) return showSettings(request, reply, confirmed.status, confirmed.errors);
-    const enabled = await twoFactor.enable(request.user!.id, form.data.code, request.session!.key, requestTranslator(request));
-    if (!enabled.ok) return showSettings(request, reply, 400, enabled.errors);
+    if (!confirmed.ok) return showSettings(request, reply, confirmed.status, confirmed.errors, false, revokeTokens);
+    const enabled = await twoFactor.enable(request.user!.id, form.data.code, request.session!.key, requestTranslator(request), { revokeTokens });
+    if (!enabled.ok) return showSettings(request, reply, 400, enabled.errors, false, revokeTokens);
     // Rendered, not redirected to: the codes exist in the clear only in this answer.
     return reply.render(RecoveryCodesPage({ ctx: viewContext(request), codes: enabled.value }));
   });

@@ -8,6 +8,7 @@ import { UsersRepository } from './repository.js';
 import type { Outcome } from '../../platform/forms.js';
 import { asTotpCode, matchingRecoveryCode, newRecoveryCodes, newTotpSecret, qrCodeImage, recoveryCodeHash, totpStep, totpUri } from './two-factor-codes.js';
 import { TwoFactorRepository } from './two-factor-repository.js';
+import { TokensRepository } from './tokens-repository.js';
 import type { AccountNotices } from './notices.js';
 import type { Translator } from '../../platform/i18n/index.js';
 
@@ -54,9 +55,10 @@ export class TwoFactorService {
    * the password); the value is the ten recovery codes, in the clear this once. Every other
    * session of the user ends with it, in one transaction (their chat sockets close): they were
    * opened with the password alone, below the new bar, and one may be the very intruder the user
-   * turns 2FA on against. `sessionKey` is the caller's. The owner is told by mail.
+   * turns 2FA on against; so do the user's API tokens, if `revokeTokens`. `sessionKey` is the
+   * caller's. The owner is told by mail.
    */
-  async enable(userId: number, code: string, sessionKey: string, t: Translator, now = Date.now()): Promise<Outcome<string[]>> {
+  async enable(userId: number, code: string, sessionKey: string, t: Translator, { revokeTokens }: { revokeTokens: boolean }, now = Date.now()): Promise<Outcome<string[]>> {
     const user = await this.users.findById(userId);
     if (!user) throw new NotFound();
     if (user.totp_enabled === 1) return { ok: false, errors: { __all__: ['two_factor.already_on'] } };
@@ -69,6 +71,7 @@ export class TwoFactorService {
     const enabled = await this.db.transaction().execute(async (trx) => {
       if (!(await new TwoFactorRepository(trx).enable(userId, sessionKey, secret, step, recoveryCodes.map(recoveryCodeHash)))) return false;
       await this.sessions.withDb(trx).deleteForUser(userId, sessionKey);
+      if (revokeTokens) await new TokensRepository(trx).revokeAll(userId);
       await this.notices.queueIn(trx, { kind: 'two_factor_on', to: user, t });
       return true;
     });

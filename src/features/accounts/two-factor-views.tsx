@@ -1,4 +1,4 @@
-import { CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
+import { Checkbox, CsrfField, Field, FormAlert } from '../../platform/views/forms.js';
 import { type FormErrors } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
@@ -14,7 +14,8 @@ function grouped(secret: string): string {
   return secret.match(/.{1,4}/g)!.join(' ');
 }
 
-export function TwoFactorSetupPage({ ctx, secret, qrCode, errors = {} }: { ctx: ViewContext; secret: string; qrCode: string; errors?: FormErrors }) {
+/** `revokeTokens`: whether "also revoke my API tokens" is ticked; it is on a page opened anew. */
+export function TwoFactorSetupPage({ ctx, secret, qrCode, errors = {}, revokeTokens = true }: { ctx: ViewContext; secret: string; qrCode: string; errors?: FormErrors; revokeTokens?: boolean }) {
   return (
     <Layout ctx={ctx} title={ctx.t('two_factor.link')}>
       <article class="narrow">
@@ -30,6 +31,7 @@ export function TwoFactorSetupPage({ ctx, secret, qrCode, errors = {} }: { ctx: 
           <FormAlert errors={errors} />
           <CodeField errors={errors} label={ctx.t('two_factor.then_type')} />
           <Field name="password" label={ctx.t('reauth.password')} type="password" errors={errors} required autocomplete="current-password" />
+          <Checkbox name="revoke_tokens" label={ctx.t('tokens.also_revoke')} checked={revokeTokens} />
           <button type="submit">{ctx.t('two_factor.turn_on')}</button>
         </form>
       </article>
