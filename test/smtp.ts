@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import type { Kysely } from 'kysely';
 import { SMTPServer } from 'smtp-server';
+import type { Database } from '../src/db/schema.js';
 
 export interface ReceivedMail {
   to: string[];
@@ -83,5 +85,17 @@ export class TestSmtpServer {
 
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * Resolves once the mail outbox is empty: every mail queued so far has been handed to the SMTP
+ * server (a row leaves the outbox when the server accepts it). Fails the test after the timeout.
+ */
+export async function outboxEmptied(db: Kysely<Database>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await db.selectFrom('mail_outbox').select('id').limit(1).execute()).length > 0) {
+    if (Date.now() > deadline) throw new Error('the mail outbox was not emptied in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
