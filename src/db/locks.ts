@@ -1,6 +1,9 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from './schema.js';
 
+/** The key every change that could leave the site without an active administrator takes first. */
+export const ADMINISTRATORS_LOCK = 'administrators';
+
 /**
  * Makes transactions that name the same keys take turns until they commit or roll back, so that
  * what one reads and then writes cannot interleave with another's. On PostgreSQL a read-committed

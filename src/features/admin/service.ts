@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { lockKeys } from '../../db/locks.js';
+import { ADMINISTRATORS_LOCK, lockKeys } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import type { SessionStore } from '../../platform/chain/session.js';
 import type { PasswordResetService } from '../accounts/index.js';
@@ -20,11 +20,10 @@ export type AdminOutcome = { ok: true; user: AdminUserRow } | { ok: false; reaso
  * key, so two administrators removing each other at once cannot each count the other as the one
  * left: the second counts after the first has committed. (On SQLite every transaction takes turns.)
  */
-const ADMINISTRATORS_KEY = 'administrators';
 
 /**
  * The site keeps an active administrator: taking away the last one is refused, and the attempt
- * written to the audit log with who tried. Run after the turn is taken (ADMINISTRATORS_KEY).
+ * written to the audit log with who tried. Run after the turn is taken (ADMINISTRATORS_LOCK).
  */
 async function refusedAsLastAdmin(admin: AdminRepository, actor: Actor, user: AdminUserRow, action: 'deactivate' | 'demote'): Promise<boolean> {
   if (!(await admin.isLastActiveAdmin(user))) return false;
@@ -56,7 +55,7 @@ export class AdminService {
     if (!active && actor.id === userId) return { ok: false, reason: 'self' };
     const outcome = await this.db.transaction().execute(async (trx): Promise<AdminOutcome> => {
       const admin = new AdminRepository(trx);
-      if (!active) await lockKeys(trx, [ADMINISTRATORS_KEY]);
+      if (!active) await lockKeys(trx, [ADMINISTRATORS_LOCK]);
       const found = await admin.findUser(userId);
       if (!found) return { ok: false, reason: 'missing' };
       if (!active && (await refusedAsLastAdmin(admin, actor, found, 'deactivate'))) return { ok: false, reason: 'last-admin', user: found };
@@ -108,7 +107,7 @@ export class AdminService {
   async setAdmin(actor: Actor, userId: number, admin: boolean): Promise<AdminOutcome> {
     return this.db.transaction().execute(async (trx): Promise<AdminOutcome> => {
       const repository = new AdminRepository(trx);
-      if (!admin) await lockKeys(trx, [ADMINISTRATORS_KEY]);
+      if (!admin) await lockKeys(trx, [ADMINISTRATORS_LOCK]);
       const user = await repository.findUser(userId);
       if (!user) return { ok: false, reason: 'missing' } as const;
       if (!admin && (await refusedAsLastAdmin(repository, actor, user, 'demote'))) return { ok: false, reason: 'last-admin', user };

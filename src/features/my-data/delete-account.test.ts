@@ -126,5 +126,31 @@ describe('delete my account', () => {
     expect(await t.db.selectFrom('chat_messages').select('id').where('group_id', '=', friends.id).execute()).toEqual([]);
     expect((await t.db.selectFrom('group_members').select('user_id').where('group_id', '=', handed.id).orderBy('user_id').execute()).map((row) => row.user_id)).toEqual([newcomer.id, veteran.id]);
   });
-});
 
+  describe('of an administrator', () => {
+    const makeAdmin = (user: User, active = 1) => t.db.updateTable('users').set({ is_admin: 1, is_active: active }).where('id', '=', user.id).execute();
+    const withoutAdmins = () => t.db.updateTable('users').set({ is_admin: 0 }).where('is_admin', '=', 1).execute();
+
+    it('goes ahead while another active administrator remains', async () => {
+      await withoutAdmins();
+      const { user, browser } = await loggedIn(t);
+      await makeAdmin(user);
+      await makeAdmin(await createUser(t.db));
+      expect((await browser.post('/accounts/delete/', { password: DEFAULT_PASSWORD })).statusCode).toBe(302);
+      expect((await owned(user)).user).toBeUndefined();
+    });
+
+    it('is refused to the last active one (a deactivated one does not count): the form again with why, nothing deleted', async () => {
+      await withoutAdmins();
+      const { user, browser } = await loggedIn(t);
+      await makeAdmin(user);
+      await makeAdmin(await createUser(t.db), 0);
+      await createNote(t.db, user);
+      const before = await owned(user);
+      const response = await browser.post('/accounts/delete/', { password: DEFAULT_PASSWORD });
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('only active administrator');
+      expect(await owned(user)).toEqual(before);
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import { ADMINISTRATORS_LOCK, lockKeys } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { SessionStore } from '../../platform/chain/session.js';
 import type { Hub } from '../../platform/hub/hub.js';
@@ -8,7 +9,7 @@ import { verifyPassword } from '../../platform/passwords/passwords.js';
 
 const GROUP_NAME_MAX = 150;
 
-export type DeleteOutcome = { ok: true } | { ok: false; reason: 'wrong-password' | 'second-factor' | 'gone' };
+export type DeleteOutcome = { ok: true } | { ok: false; reason: 'wrong-password' | 'second-factor' | 'gone' | 'last-administrator' };
 
 /**
  * Deletes a user and everything they own, in one transaction. Groups they own pass to their
@@ -36,6 +37,9 @@ export class AccountDeletion {
     if (!(await secondFactor())) return { ok: false, reason: 'second-factor' };
 
     const done = await this.db.transaction().execute(async (trx) => {
+      // The site keeps an active administrator: checked after the turn every such change takes.
+      await lockKeys(trx, [ADMINISTRATORS_LOCK]);
+      if (await isLastActiveAdministrator(trx, userId)) throw new LastAdministrator();
       const deletedGroups = await this.handOverGroups(trx, user);
       await trx.deleteFrom('notes').where('owner_id', '=', userId).execute();
       await trx.deleteFrom('shopping_lists').where('owner_id', '=', userId).execute();
@@ -46,9 +50,11 @@ export class AccountDeletion {
       return { deletedGroups, endedSessions };
     }).catch((error: unknown) => {
       if (error instanceof PasswordChangedMeanwhile) return null;
+      if (error instanceof LastAdministrator) return 'last-administrator' as const;
       throw error;
     });
     if (!done) return { ok: false, reason: 'wrong-password' };
+    if (done === 'last-administrator') return { ok: false, reason: done };
     // Told only after the commit, so that a socket reconnecting at once finds the session gone.
     if (done.endedSessions.length > 0) this.hub.publish({ type: 'sessions.ended', sessionKeys: done.endedSessions });
     for (const groupId of done.deletedGroups) this.hub.publish({ type: 'group.deleted', groupId });
@@ -82,6 +88,13 @@ export class AccountDeletion {
 }
 
 class PasswordChangedMeanwhile extends Error {}
+class LastAdministrator extends Error {}
+
+/** Whether the user is an active administrator and no other one is. */
+async function isLastActiveAdministrator(trx: Kysely<Database>, userId: number): Promise<boolean> {
+  const admins = await trx.selectFrom('users').select('id').where('is_admin', '=', 1).where('is_active', '=', 1).limit(2).execute();
+  return admins.length === 1 && admins[0]!.id === userId;
+}
 
 /**
  * Group names are unique per owner: when the heir already owns a "Family", the group handed to

@@ -162,6 +162,7 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
     if (!outcome.ok && outcome.reason === 'wrong-password') return showDelete(request, reply, 400, { password: ['delete_account.wrong_password'] });
     await throttle.release(attempt);
     if (!outcome.ok && outcome.reason === 'second-factor') return showDelete(request, reply, refused.code?.status ?? 400, refused.code?.errors);
+    if (!outcome.ok && outcome.reason === 'last-administrator') return showDelete(request, reply, 400, { __all__: ['delete_account.last_administrator'] });
     await logOut(request, reply, { config, store: sessions });
     request.flash('delete_account.done', 'info');
     return reply.redirect('/accounts/login/', 302);
