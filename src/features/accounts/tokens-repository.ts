@@ -11,7 +11,10 @@ export type TokenRow = Pick<AccessTokensTable, 'name' | 'scope' | 'hint' | 'crea
 
 const TOKEN_COLUMNS = ['id', 'name', 'scope', 'hint', 'created_at', 'last_used_at'] as const;
 
-export type CreatedToken = { ok: true; row: TokenRow; token: string } | { ok: false; reason: 'limit' };
+export type CreatedToken = { ok: true; row: TokenRow; token: string } | { ok: false; reason: 'limit' | 'signed-out' };
+
+/** The key that making a user's token and revoking all of them take turns on (db/locks.ts). */
+export const tokensLockKey = (userId: number) => `access_tokens:${userId}`;
 
 /** The caller's own personal access tokens: every query is scoped to the user, so another's id names nothing. */
 export class TokensRepository {
@@ -27,14 +30,23 @@ export class TokensRepository {
   }
 
   /**
-   * Stores a new token unless the user holds MAX_TOKENS_PER_USER already. The count and the insert
-   * are one transaction that takes the user's token lock first (db/locks.ts), so two requests at
-   * once cannot both see 49 and make 51. `alongside` runs in the same transaction once the token is
-   * stored (the mail telling its owner).
+   * Stores a new token unless the user holds MAX_TOKENS_PER_USER already, or the session asking
+   * (`sessionKey`) has ended meanwhile (a password reset, say, after this request checked the
+   * password). The checks and the insert are one transaction that takes the user's token lock
+   * first, as `revokeAll` does: two requests at once cannot both see 49 and make 51, and a token
+   * made while a reset runs is either refused or revoked by it. `alongside` runs in the same
+   * transaction once the token is stored (the mail telling its owner).
    */
-  create(userId: number, fields: { name: string; scope: TokenScope }, alongside?: (trx: Kysely<Database>) => Promise<void>, now = Date.now()): Promise<CreatedToken> {
+  create(
+    userId: number,
+    fields: { name: string; scope: TokenScope },
+    { sessionKey, alongside }: { sessionKey: string; alongside?: (trx: Kysely<Database>) => Promise<void> },
+    now = Date.now(),
+  ): Promise<CreatedToken> {
     return this.db.transaction().execute(async (trx) => {
-      await lockKeys(trx, [`access_tokens:${userId}`]);
+      await lockKeys(trx, [tokensLockKey(userId)]);
+      const session = await trx.selectFrom('sessions').select('session_key').where('session_key', '=', sessionKey).where('user_id', '=', userId).executeTakeFirst();
+      if (!session) return { ok: false, reason: 'signed-out' };
       const { count } = await trx
         .selectFrom('access_tokens')
         .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -55,9 +67,11 @@ export class TokensRepository {
   /**
    * Revokes every token of the user: the rows go, so nothing (a reactivation, say) brings one back
    * and the next request with any of them is a 401. Run in the transaction of the change that
-   * calls for it; returns how many there were.
+   * calls for it (it waits for a token being made to commit, and so revokes that one too);
+   * returns how many there were.
    */
   async revokeAll(userId: number): Promise<number> {
+    await lockKeys(this.db, [tokensLockKey(userId)]);
     const result = await this.db.deleteFrom('access_tokens').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }

@@ -52,7 +52,12 @@ export async function tokensRoutes(app: FastifyInstance, { db, reauthentication,
     const t = requestTranslator(request);
     const scope = t.t(fields.scope === 'write' ? 'tokens.scope_write' : 'tokens.scope_read');
     // The owner is told in the transaction that makes the token: both or neither.
-    const created = await tokens.create(request.user!.id, fields, (trx) => notices.queueIn(trx, { kind: 'token_created', to: confirmed.user, values: { name: fields.name, scope }, t }));
+    const created = await tokens.create(request.user!.id, fields, {
+      sessionKey: request.session!.key,
+      alongside: (trx) => notices.queueIn(trx, { kind: 'token_created', to: confirmed.user, values: { name: fields.name, scope }, t }),
+    });
+    // The session ended while the password was being checked: as any request of an ended session.
+    if (!created.ok && created.reason === 'signed-out') return reply.redirect('/accounts/login/', 302);
     if (!created.ok) {
       const errors = { __all__: [{ key: msg('tokens.too_many'), values: { max: MAX_TOKENS_PER_USER } }] };
       return showList(request, reply, 400, { values, errors });
