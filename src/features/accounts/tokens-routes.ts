@@ -56,7 +56,7 @@ export async function tokensRoutes(app: FastifyInstance, { db, reauthentication,
       sessionKey: request.session!.key,
       alongside: (trx) => notices.queueIn(trx, { kind: 'token_created', to: confirmed.user, values: { name: fields.name, scope }, t }),
     });
-    // The session ended while the password was being checked: as any request of an ended session.
+    // The session ended while the password was being checked: like every request of an ended session.
     if (!created.ok && created.reason === 'signed-out') return reply.redirect('/accounts/login/', 302);
     if (!created.ok) {
       const errors = { __all__: [{ key: msg('tokens.too_many'), values: { max: MAX_TOKENS_PER_USER } }] };
