@@ -1,11 +1,12 @@
 import { availableParallelism, loadavg } from 'node:os';
-import type autocannon from 'autocannon';
 import { CROWD_CSRF, type CrowdUser, GROUP_SIZE, NOTES_EACH, USERS, seedCrowd } from './crowd-seed.js';
 import { type WriteRound, type Writers, startWriters } from './crowd-writers.js';
 import { CROWD_CONFIGURATIONS, type Configuration, chosenConfigurations } from './configs.js';
-import { type Measurement, type RunningProcess, measure, probe, scratch, startApp, startBare, summarize } from './lib.js';
+import { type Measurement, type RunningProcess, measure, probe, residentMb, scratch, startApp, startBare, summarize } from './lib.js';
 import { type Round, alternateRuns } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
+import type { WrkRequest } from './wrk.js';
+import { CLIENT_HEADROOM, formatShare, shareOfBare } from './ceiling.js';
 import { defaultWorkers } from '../src/config.js';
 import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhase } from './crowd-live-lists.js';
 
@@ -36,7 +37,7 @@ const API_PATH = '/api/v1/notes/';
 /**
  * The open-loop phase's reads a second, the same for every configuration so that they compare: a
  * busy instance's load, well under what any configuration serves here, once the load generator's
- * own work (node:http's client costs more a request than autocannon) is on the same two cores.
+ * own work (node:http's client costs far more a request than wrk) is on the same two cores.
  */
 const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 400);
 const OPEN_SECONDS = Math.max(5, Math.round(SECONDS / 4));
@@ -48,16 +49,18 @@ type CrowdMeasurement = Measurement & { writes: WriteRound };
 interface Row {
   label: string;
   reads: number;
-  share: number;
   readP99: number;
   editP99: number;
   chatPerSecond: number;
   baseline: Measurement;
   /** `GET /api/v1/notes/` with each user's token, against bare node sending that JSON. */
-  api: { reads: number; share: number; readP99: number };
+  api: { reads: number; bare: number; readP99: number };
   /** The same reads at OPEN_RATE, sent on schedule; bare node at that rate too. */
   open: { p50: number; p99: number; editP99: number; bareP50: number; bareP99: number };
   live: LiveListFigures;
+  /** Resident memory of the app's processes after the crowd, in MB, and milliseconds from start to its first answer. */
+  rssMb: number;
+  startMs: number;
 }
 
 const random = (count: number) => Math.floor(Math.random() * count);
@@ -69,20 +72,16 @@ function crowdRead(crowd: CrowdUser[]): { path: string; headers: Record<string, 
   return { path, headers: { cookie: user.cookie } };
 }
 
-/** Every request of autocannon's as crowdRead's. */
-function crowdRequests(crowd: CrowdUser[]) {
-  return (request: autocannon.Request): autocannon.Request => {
-    const { path, headers } = crowdRead(crowd);
-    return { ...request, path, headers: { ...request.headers, ...headers } };
-  };
+/** The reads wrk sends in turn: crowdRead drawn this many times (wrk's script holds them). */
+const DRAWN = 10_000;
+
+function crowdRequests(crowd: CrowdUser[]): WrkRequest[] {
+  return Array.from({ length: DRAWN }, () => crowdRead(crowd));
 }
 
 /** Every request as a random user of the crowd, through the JSON API with that user's token. */
-function apiRequests(crowd: CrowdUser[]) {
-  return (request: autocannon.Request): autocannon.Request => {
-    const user = crowd[random(crowd.length)]!;
-    return { ...request, path: API_PATH, headers: { ...request.headers, authorization: `Bearer ${user.token}` } };
-  };
+function apiRequests(crowd: CrowdUser[]): WrkRequest[] {
+  return crowd.map((user) => ({ path: API_PATH, headers: { authorization: `Bearer ${user.token}` } }));
 }
 
 /** Any read but a 200 fails the benchmark: the figures would be of error pages. */
@@ -116,7 +115,7 @@ async function checkPages(app: RunningProcess, crowd: CrowdUser[]): Promise<{ bo
   return { body: await page.text(), contentType: page.headers.get('content-type') ?? 'text/html; charset=utf-8' };
 }
 
-const ms = (value: number) => `${value.toFixed(0)} ms`;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** Latencies of a few milliseconds, as the open loop's are. */
 const fine = (value: number) => `${value.toFixed(1)} ms`;
 const rate = (value: number) => Math.round(value).toLocaleString('en');
@@ -126,7 +125,7 @@ function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number):
   const editP99 = summarize(edits.latencies, seconds).p99;
   console.log(
     `  round ${index + 1} (${index % 2 === 0 ? 'groupnotes first' : 'bare first'}): groupnotes ${rate(ours.rps)} reads/s, p99 ${ms(ours.p99)}; ` +
-      `bare ${rate(baseline.rps)} req/s, p99 ${ms(baseline.p99)}; ${((ours.rps / baseline.rps) * 100).toFixed(1)}%; ` +
+      `bare ${rate(baseline.rps)} req/s, p99 ${ms(baseline.p99)}; ${formatShare(ours.rps, baseline.rps)}; ` +
       `${edits.sent} edits saved, p99 ${ms(editP99)}; ${chat.confirmed} chat messages (${(chat.confirmed / seconds).toFixed(1)}/s)`,
   );
 }
@@ -162,14 +161,14 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
     const [appUrl, bareUrl, load] = [app.url, bare.url, writers];
     const result = await alternateRuns(
       async (duration): Promise<CrowdMeasurement> => {
-        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, setupRequest: requests }), load.run(duration)]);
+        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, requests }), load.run(duration)]);
         checkReads('groupnotes reads', reads);
         checkWrites(writes);
         return { ...reads, writes };
       },
       async (duration) => {
         // The same request generator: the load generator does the same work per request for both.
-        const reads = await measure(bareUrl, { connections: CONNECTIONS, duration, setupRequest: requests });
+        const reads = await measure(bareUrl, { connections: CONNECTIONS, duration, requests });
         checkReads('bare node:http', reads);
         return reads;
       },
@@ -202,13 +201,13 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
     console.log(`  the JSON API: ${API_PATH} as a random user, with their token`);
     const api = await alternateRuns(
       async (duration): Promise<CrowdMeasurement> => {
-        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, setupRequest: tokenRequests }), load.run(duration)]);
+        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, requests: tokenRequests }), load.run(duration)]);
         checkReads('groupnotes API reads', reads);
         checkWrites(writes);
         return { ...reads, writes };
       },
       async (duration) => {
-        const reads = await measure(bareApiUrl, { connections: CONNECTIONS, duration, setupRequest: tokenRequests });
+        const reads = await measure(bareApiUrl, { connections: CONNECTIONS, duration, requests: tokenRequests });
         checkReads('bare node:http', reads);
         return reads;
       },
@@ -223,20 +222,22 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
     const row = {
       label: configuration.label,
       reads: result.ours.rps,
-      share: result.share,
       readP99: result.ours.p99,
       editP99,
       chatPerSecond,
       baseline: result.baseline,
-      api: { reads: api.ours.rps, share: api.share, readP99: api.ours.p99 },
+      api: { reads: api.ours.rps, bare: api.baseline.rps, readP99: api.ours.p99 },
       open: { p50: open.p50, p99: open.p99, editP99: openEditP99, bareP50: bareOpen.p50, bareP99: bareOpen.p99 },
       live,
+      rssMb: await residentMb(app),
+      startMs: app.startMs,
     };
     console.log(
-      `  ${row.label}: ${rate(row.reads)} reads/s = ${(row.share * 100).toFixed(1)}% of bare node:http (median round), read p99 ${ms(row.readP99)} (median round), ` +
+      `  ${row.label}: ${rate(row.reads)} reads/s, ${formatShare(row.reads, row.baseline.rps)} node:http (rounds' means), read p99 ${ms(row.readP99)} (median round), ` +
         `edit p99 ${ms(row.editP99)} (all ${editLatencies.length} edits), chat ${chatPerSecond.toFixed(1)} messages/s; ` +
-        `API ${rate(row.api.reads)} reads/s = ${(row.api.share * 100).toFixed(1)}% of bare, p99 ${ms(row.api.readP99)}; ` +
-        `live list: ${live.ticks} ticks to ${LIVE_VIEWERS} viewers, p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms`,
+        `API ${rate(row.api.reads)} reads/s, ${formatShare(row.api.reads, row.api.bare)}, p99 ${ms(row.api.readP99)}; ` +
+        `live list: ${live.ticks} ticks to ${LIVE_VIEWERS} viewers, p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms; ` +
+        `resident memory ${row.rssMb.toFixed(0)} MB; first answer ${row.startMs} ms after start`,
     );
     return row;
   } finally {
@@ -248,18 +249,24 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
   }
 }
 
+/** A share of bare node, or "no share" when the client was not well above the app (bench/ceiling.ts). */
+const shareCell = (ours: number, bare: number) => {
+  const { share } = shareOfBare(ours, bare);
+  return share === undefined ? 'no share (client-bound)' : `${(share * 100).toFixed(1)}%`;
+};
+
 function printTable(rows: Row[]): void {
-  const baselines = rows.map((row) => row.baseline);
-  const bare = baselines.reduce((sum, m) => sum + m.rps, 0) / baselines.length;
-  const bareP99 = baselines.map((m) => m.p99).sort((a, b) => a - b)[Math.floor(baselines.length / 2)]!;
-  console.log('\n| configuration | reads/s | share of bare | read p99 | edit p99 | chat messages/s | API reads/s | API share of bare | API p99 | live tick p50 | live tick p99 |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| configuration | reads/s | client ceiling (bare node:http, same run) | share of bare | read p99 | edit p99 | chat messages/s | API reads/s | API share of bare | API p99 | live tick p50 | live tick p99 | memory after | first answer |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
-    const api = `${rate(row.api.reads)} | ${(row.api.share * 100).toFixed(1)}% | ${ms(row.api.readP99)}`;
+    const api = `${rate(row.api.reads)} | ${shareCell(row.api.reads, row.api.bare)} | ${ms(row.api.readP99)}`;
     const live = `${row.live.p50.toFixed(1)} ms | ${row.live.p99.toFixed(1)} ms`;
-    console.log(`| ${row.label} | ${rate(row.reads)} | ${(row.share * 100).toFixed(1)}% | ${ms(row.readP99)} | ${ms(row.editP99)} | ${row.chatPerSecond.toFixed(1)} | ${api} | ${live} |`);
+    console.log(
+      `| ${row.label} | ${rate(row.reads)} | ${rate(row.baseline.rps)} req/s, p99 ${ms(row.baseline.p99)} | ${shareCell(row.reads, row.baseline.rps)} | ${ms(row.readP99)} | ${ms(row.editP99)} | ` +
+        `${row.chatPerSecond.toFixed(1)} | ${api} | ${live} | ${row.rssMb.toFixed(0)} MB | ${row.startMs} ms |`,
+    );
   }
-  console.log(`| bare node:http | ${rate(bare)} | 100% | ${ms(bareP99)} | | | | 100% | | | |`);
+  console.log(`\nA share is given only when the client reached ${CLIENT_HEADROOM} times the app's rate through bare node (bench/ceiling.ts).`);
   console.log(`\nOpen loop: the same reads, ${rate(OPEN_RATE)} a second sent on schedule for ${OPEN_SECONDS} s, the writers writing; bare node:http at that rate beside it.\n`);
   console.log('| configuration | read p50 | read p99 | edit p99 | bare p50 | bare p99 |');
   console.log('|---|---|---|---|---|---|');

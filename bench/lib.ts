@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { SERVE_V8_FLAGS } from '../src/cluster.js';
+import { type WrkRequest, wrk } from './wrk.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const BENCH_SECRET = 'bench-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -14,7 +14,7 @@ export interface Measurement {
   p99: number;
   errors: number;
   non2xx: number;
-  /** Responses by status code, where the load generator counts them. */
+  /** Answers that were not a 200, by status: the closed loop (wrk) names the first such status only. */
   statusCodes?: Record<string, number>;
 }
 
@@ -43,6 +43,8 @@ async function waitForPort(child: ChildProcess, pattern: RegExp, what: string): 
 }
 
 export interface RunningProcess {
+  /** Milliseconds from the process's start to its first answered request (the app's; 0 for others). */
+  startMs: number;
   port: number;
   url: string;
   child: ChildProcess;
@@ -80,15 +82,27 @@ async function waitUntilServing(url: string, child: ChildProcess): Promise<void>
       await fetch(url);
       return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Often: the time to the first answer is a figure of the benchmark's.
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
   throw new Error(`${url} did not answer within 60 s`);
 }
 
+/** Resident memory of a process and its children (the cluster's workers), in MB, as ps counts it. */
+export async function residentMb({ child }: RunningProcess): Promise<number> {
+  const { execFile } = await import('node:child_process');
+  const pid = String(child.pid);
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile('ps', ['-o', 'rss=', '-p', pid, '--ppid', pid], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  return output.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
+}
+
 /** The real server (`groupnotes serve`, started as `npm start` does) in its own process, on a free port. */
 export async function startApp(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();
+  const started = performance.now();
   const child = spawn(process.execPath, [...SERVE_V8_FLAGS, 'dist/cli.js', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), SECRET_KEY: BENCH_SECRET, LOG_LEVEL: 'warn', ...env },
@@ -96,7 +110,7 @@ export async function startApp(env: Record<string, string>): Promise<RunningProc
   });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilServing(`${url}/healthz`, child);
-  return { port, url, child, stop: stopper(child) };
+  return { startMs: Math.round(performance.now() - started), port, url, child, stop: stopper(child) };
 }
 
 /** The bare node:http baseline serving `body` (the app's own page bytes) from memory. */
@@ -108,13 +122,13 @@ export async function startBare(body: string, dir: string, contentType?: string)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const port = await waitForPort(child, /^(\d+)\n/, 'bare server');
-  return { port, url: `http://127.0.0.1:${port}`, child, stop: stopper(child) };
+  return { startMs: 0, port, url: `http://127.0.0.1:${port}`, child, stop: stopper(child) };
 }
 
 /**
- * autocannon against one URL: requests/s and latency percentiles in milliseconds. `setupRequest`,
- * when given, shapes every request before it is sent (path, headers), so that one run can ask
- * for many pages as many users.
+ * wrk against one URL: requests/s and latency percentiles in milliseconds. `requests`, when
+ * given, are sent in turn instead (path on the URL's origin, and headers), so that one run can
+ * ask for many pages as many users.
  */
 export async function measure(
   url: string,
@@ -122,39 +136,29 @@ export async function measure(
     connections = 32,
     duration = 10,
     headers = {},
-    overallRate,
-    setupRequest,
+    requests,
   }: {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
-    overallRate?: number;
-    setupRequest?: (request: autocannon.Request) => autocannon.Request;
+    requests?: WrkRequest[];
   } = {},
 ): Promise<Measurement> {
-  const result = await autocannon({
-    url,
-    connections,
-    duration,
-    headers,
-    pipelining: 1,
-    ...(overallRate ? { overallRate } : {}),
-    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
-  });
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count = 0 }]) => [code, count]));
+  const { origin, pathname, search } = new URL(url);
+  const result = await wrk(origin, requests ?? [{ path: pathname + search, headers }], { connections, seconds: duration, threads: connections > 1 ? 2 : 1 });
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    statusCodes,
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    errors: result.errors,
+    non2xx: result.non200,
+    ...(result.firstOther ? { statusCodes: { [String(result.firstOther)]: result.non200 } } : {}),
   };
 }
 
 /**
  * Open-loop latency probe: one GET every `1000 / rate` ms on kept-alive connections, whether or
- * not earlier answers are back, each timed from its send (autocannon's rate limit sends in bursts,
+ * not earlier answers are back, each timed from its send (a closed-loop client's rate limit sends in bursts,
  * and its bursts were in the figure).
  */
 export async function probe(

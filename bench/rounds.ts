@@ -1,3 +1,4 @@
+import { formatShare, shareOfBare } from './ceiling.js';
 import { type Measurement, type RunningProcess, formatRow, measure, startBare } from './lib.js';
 
 // The app against the bare node:http baseline in alternating rounds, compared round by round.
@@ -77,12 +78,14 @@ export function alternate(
   );
 }
 
-/** Prints a comparison: both servers, every round, the share of bare node's rate. */
-export function printComparison(label: string, bytes: number, { ours, baseline, share, rounds }: Awaited<ReturnType<typeof alternate>>): void {
+/** Prints a comparison: both servers, every round, the share of bare node's rate (unless the client may be the limit). */
+export function printComparison(label: string, bytes: number, { ours, baseline, rounds }: Awaited<ReturnType<typeof alternate>>): void {
   console.log(formatRow(`${label} (groupnotes)`, ours));
   console.log(formatRow(`${label} (bare node:http, same ${bytes} bytes)`, baseline));
-  const each = rounds.map((r) => `${((r.ours.rps / r.baseline.rps) * 100).toFixed(0)}% p99 ${r.ours.p99}/${r.baseline.p99}`).join(', ');
-  console.log(`  ${label}: ${(share * 100).toFixed(1)}% of bare node:http (rounds: ${each} ms)`);
+  const { refused } = shareOfBare(ours.rps, baseline.rps);
+  if (refused) return console.log(`  ${label}: ${refused}`);
+  const each = rounds.map((r) => `${formatShare(r.ours.rps, r.baseline.rps)} p99 ${r.ours.p99}/${r.baseline.p99} ms`).join(', ');
+  console.log(`  ${label}: ${formatShare(ours.rps, baseline.rps)} node:http (rounds: ${each})`);
 }
 
 /** Runs `path` on the app and the same bytes on the bare baseline, alternating; prints both and the ratio. */
