@@ -3,7 +3,7 @@ import { CROWD_CSRF, type CrowdUser, GROUP_SIZE, NOTES_EACH, USERS, seedCrowd } 
 import { type WriteRound, type Writers, startWriters } from './crowd-writers.js';
 import { CROWD_CONFIGURATIONS, type Configuration, chosenConfigurations } from './configs.js';
 import { type Measurement, type RunningProcess, measure, probe, residentMb, scratch, startApp, startBare, summarize } from './lib.js';
-import { type Round, alternateRuns } from './rounds.js';
+import { type Round, alternateRuns, compareWithBare } from './rounds.js';
 import { BENCH_ITERATIONS } from './notes-seed.js';
 import type { WrkRequest } from './wrk.js';
 import { CLIENT_HEADROOM, formatShare, shareOfBare } from './ceiling.js';
@@ -22,11 +22,17 @@ import { LIVE_TICKS_PER_SECOND, LIVE_VIEWERS, type LiveListFigures, liveListPhas
 // bare node gets the same cores.
 // Then the JSON API: the same crowd reads GET /api/v1/notes/ with each user's token,
 // the writers still writing, against bare node sending that JSON. Last, live lists: 100
-// viewers of one shopping list over WebSockets, 20 ticks a second, time from tick to every viewer.
+// viewers of one shopping list over WebSockets, 20 ticks a second, time from tick to every viewer;
+// and one page in a loop, nothing else running: one user's /notes/ and the login page against bare.
 
 /** Seconds of load on each side (app, bare node) per configuration, split into the rounds. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+/**
+ * The phases run after the closed-loop reads, all by default: `open` (a fixed rate), `api` (the
+ * JSON API), `live` (live lists), `loops` (one page in a loop). BENCH_PHASES=reads runs the reads alone, as for a profile.
+ */
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'reads,open,api,live,loops').split(',').map((phase) => phase.trim()));
 const CONNECTIONS = 32;
 const LIST_SHARE = 0.7;
 const WRITERS = 8;
@@ -54,10 +60,12 @@ interface Row {
   chatPerSecond: number;
   baseline: Measurement;
   /** `GET /api/v1/notes/` with each user's token, against bare node sending that JSON. */
-  api: { reads: number; bare: number; readP99: number };
+  api?: { reads: number; bare: number; readP99: number };
   /** The same reads at OPEN_RATE, sent on schedule; bare node at that rate too. */
-  open: { p50: number; p99: number; editP99: number; bareP50: number; bareP99: number };
-  live: LiveListFigures;
+  open?: { p50: number; p99: number; editP99: number; bareP50: number; bareP99: number };
+  live?: LiveListFigures;
+  /** One user's /notes/ and the login page in a loop: [app, bare] requests/s. */
+  loops?: { list: [number, number]; login: [number, number] };
   /** Resident memory of the app's processes after the crowd, in MB, and milliseconds from start to its first answer. */
   rssMb: number;
   startMs: number;
@@ -130,6 +138,29 @@ function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number):
   );
 }
 
+/**
+ * The closed loop's p99 is mostly its own queue (Little's law, in the README). The same reads at
+ * a fixed rate, each sent on schedule whether or not earlier ones are back, the writers writing:
+ * the latency of an instance that is busy, not overrun. Bare node at that rate shows what the load
+ * generator and the machine add by themselves. The first seconds open the connections and are not counted.
+ */
+async function openLoop(crowd: CrowdUser[], appUrl: string, bareUrl: string, load: Writers): Promise<NonNullable<Row['open']>> {
+  const openReads = (seconds: number) => ({ rate: OPEN_RATE, seconds, sockets: OPEN_SOCKETS, next: () => crowdRead(crowd) });
+  await probe(appUrl, openReads(2));
+  const [open, openWrites] = await Promise.all([probe(appUrl, openReads(OPEN_SECONDS)), load.run(OPEN_SECONDS)]);
+  checkReads('groupnotes reads at a fixed rate', open);
+  checkWrites(openWrites);
+  await probe(bareUrl, openReads(2));
+  const bareOpen = await probe(bareUrl, openReads(OPEN_SECONDS));
+  checkReads('bare node:http at a fixed rate', bareOpen);
+  const editP99 = summarize(openWrites.edits.latencies, openWrites.seconds).p99;
+  console.log(
+    `  open loop, ${rate(OPEN_RATE)} reads/s for ${OPEN_SECONDS} s: groupnotes p50 ${fine(open.p50)}, p99 ${fine(open.p99)}, ` +
+      `${openWrites.edits.sent} edits saved, p99 ${fine(editP99)}; bare p50 ${fine(bareOpen.p50)}, p99 ${fine(bareOpen.p99)}`,
+  );
+  return { p50: open.p50, p99: open.p99, editP99, bareP50: bareOpen.p50, bareP99: bareOpen.p99 };
+}
+
 async function runConfiguration(configuration: Configuration, dir: string): Promise<Row> {
   console.log(`\n### ${configuration.label}`);
   const { env, drop } = await configuration.prepare(dir, `crowd-${configuration.name}`);
@@ -174,46 +205,42 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       },
       { rounds: ROUNDS, seconds: SECONDS, warmUp: 3, onRound: printRound },
     );
-    // The closed loop's p99 is mostly its own queue (Little's law, in the README). The same reads
-    // at a fixed rate, each sent on schedule whether or not earlier ones are back, the writers
-    // writing: the latency of an instance that is busy, not overrun. Bare node at that rate shows
-    // what the load generator and the machine add by themselves. The first seconds open the
-    // connections and are not counted.
-    const openReads = (seconds: number) => ({ rate: OPEN_RATE, seconds, sockets: OPEN_SOCKETS, next: () => crowdRead(crowd) });
-    await probe(appUrl, openReads(2));
-    const [open, openWrites] = await Promise.all([probe(appUrl, openReads(OPEN_SECONDS)), load.run(OPEN_SECONDS)]);
-    checkReads('groupnotes reads at a fixed rate', open);
-    checkWrites(openWrites);
-    await probe(bareUrl, openReads(2));
-    const bareOpen = await probe(bareUrl, openReads(OPEN_SECONDS));
-    checkReads('bare node:http at a fixed rate', bareOpen);
-    const openEditP99 = summarize(openWrites.edits.latencies, openWrites.seconds).p99;
-    console.log(
-      `  open loop, ${rate(OPEN_RATE)} reads/s for ${OPEN_SECONDS} s: groupnotes p50 ${fine(open.p50)}, p99 ${fine(open.p99)}, ` +
-        `${openWrites.edits.sent} edits saved, p99 ${fine(openEditP99)}; bare p50 ${fine(bareOpen.p50)}, p99 ${fine(bareOpen.p99)}`,
-    );
-    // The API's share: the same crowd and writers, reads through GET /api/v1/notes/ with tokens,
-    // against bare node sending one user's answer (a second bare server, so each ceiling sends its own bytes).
-    const apiPage = await fetch(app.url + API_PATH, { headers: { authorization: `Bearer ${crowd[0]!.token}` } });
-    if (apiPage.status !== 200) throw new Error(`${API_PATH} with a token: ${apiPage.status}`);
-    bareApi = await startBare(await apiPage.text(), dir, 'application/json; charset=utf-8');
-    const [tokenRequests, bareApiUrl] = [apiRequests(crowd), bareApi.url];
-    console.log(`  the JSON API: ${API_PATH} as a random user, with their token`);
-    const api = await alternateRuns(
-      async (duration): Promise<CrowdMeasurement> => {
-        const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, requests: tokenRequests }), load.run(duration)]);
-        checkReads('groupnotes API reads', reads);
-        checkWrites(writes);
-        return { ...reads, writes };
-      },
-      async (duration) => {
-        const reads = await measure(bareApiUrl, { connections: CONNECTIONS, duration, requests: tokenRequests });
-        checkReads('bare node:http', reads);
-        return reads;
-      },
-      { rounds: 2, seconds: SECONDS / 2, warmUp: 2, onRound: printRound },
-    );
-    const live = await liveListPhase(app, env.DATABASE_URL!, crowd);
+    const open = PHASES.has('open') ? await openLoop(crowd, appUrl, bareUrl, load) : undefined;
+    let api: Row['api'];
+    if (PHASES.has('api')) {
+      // The API's share: the same crowd and writers, reads through GET /api/v1/notes/ with tokens,
+      // against bare node sending one user's answer (a second bare server, so each ceiling sends its own bytes).
+      const apiPage = await fetch(app.url + API_PATH, { headers: { authorization: `Bearer ${crowd[0]!.token}` } });
+      if (apiPage.status !== 200) throw new Error(`${API_PATH} with a token: ${apiPage.status}`);
+      bareApi = await startBare(await apiPage.text(), dir, 'application/json; charset=utf-8');
+      const [tokenRequests, bareApiUrl] = [apiRequests(crowd), bareApi.url];
+      console.log(`  the JSON API: ${API_PATH} as a random user, with their token`);
+      const result = await alternateRuns(
+        async (duration): Promise<CrowdMeasurement> => {
+          const [reads, writes] = await Promise.all([measure(appUrl, { connections: CONNECTIONS, duration, requests: tokenRequests }), load.run(duration)]);
+          checkReads('groupnotes API reads', reads);
+          checkWrites(writes);
+          return { ...reads, writes };
+        },
+        async (duration) => {
+          const reads = await measure(bareApiUrl, { connections: CONNECTIONS, duration, requests: tokenRequests });
+          checkReads('bare node:http', reads);
+          return reads;
+        },
+        { rounds: 2, seconds: SECONDS / 2, warmUp: 2, onRound: printRound },
+      );
+      api = { reads: result.ours.rps, bare: result.baseline.rps, readP99: result.ours.p99 };
+    }
+    const live = PHASES.has('live') ? await liveListPhase(app, env.DATABASE_URL!, crowd) : undefined;
+    let loops: Row['loops'];
+    if (PHASES.has('loops')) {
+      // One page asked again and again, nothing else running: one user's notes list, and the login
+      // page, which reads no table, each against bare node sending its bytes.
+      console.log('  one page in a loop, against bare node:http sending the same bytes:');
+      const list = await compareWithBare(`GET /notes/ as ${crowd[0]!.username}`, app, '/notes/', { cookie: crowd[0]!.cookie }, dir);
+      const login = await compareWithBare('GET /accounts/login/ (anonymous)', app, '/accounts/login/', {}, dir);
+      loops = { list: [list.ours.rps, list.baseline.rps], login: [login.ours.rps, login.baseline.rps] };
+    }
     const writes = result.rounds.map((round) => round.ours.writes);
     const seconds = writes.reduce((sum, round) => sum + round.seconds, 0);
     const editLatencies = writes.flatMap((round) => round.edits.latencies);
@@ -226,17 +253,18 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
       editP99,
       chatPerSecond,
       baseline: result.baseline,
-      api: { reads: api.ours.rps, bare: api.baseline.rps, readP99: api.ours.p99 },
-      open: { p50: open.p50, p99: open.p99, editP99: openEditP99, bareP50: bareOpen.p50, bareP99: bareOpen.p99 },
+      api,
+      open,
       live,
+      loops,
       rssMb: await residentMb(app),
       startMs: app.startMs,
     };
     console.log(
       `  ${row.label}: ${rate(row.reads)} reads/s, ${formatShare(row.reads, row.baseline.rps)} node:http (rounds' means), read p99 ${ms(row.readP99)} (median round), ` +
         `edit p99 ${ms(row.editP99)} (all ${editLatencies.length} edits), chat ${chatPerSecond.toFixed(1)} messages/s; ` +
-        `API ${rate(row.api.reads)} reads/s, ${formatShare(row.api.reads, row.api.bare)}, p99 ${ms(row.api.readP99)}; ` +
-        `live list: ${live.ticks} ticks to ${LIVE_VIEWERS} viewers, p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms; ` +
+        (api ? `API ${rate(api.reads)} reads/s, ${formatShare(api.reads, api.bare)}, p99 ${ms(api.readP99)}; ` : '') +
+        (live ? `live list: ${live.ticks} ticks to ${LIVE_VIEWERS} viewers, p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms; ` : '') +
         `resident memory ${row.rssMb.toFixed(0)} MB; first answer ${row.startMs} ms after start`,
     );
     return row;
@@ -259,23 +287,35 @@ function printTable(rows: Row[]): void {
   console.log('\n| configuration | reads/s | client ceiling (bare node:http, same run) | share of bare | read p99 | edit p99 | chat messages/s | API reads/s | API share of bare | API p99 | live tick p50 | live tick p99 | memory after | first answer |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
-    const api = `${rate(row.api.reads)} | ${shareCell(row.api.reads, row.api.bare)} | ${ms(row.api.readP99)}`;
-    const live = `${row.live.p50.toFixed(1)} ms | ${row.live.p99.toFixed(1)} ms`;
+    const api = row.api ? `${rate(row.api.reads)} | ${shareCell(row.api.reads, row.api.bare)} | ${ms(row.api.readP99)}` : '– | – | –';
+    const live = row.live ? `${row.live.p50.toFixed(1)} ms | ${row.live.p99.toFixed(1)} ms` : '– | –';
     console.log(
       `| ${row.label} | ${rate(row.reads)} | ${rate(row.baseline.rps)} req/s, p99 ${ms(row.baseline.p99)} | ${shareCell(row.reads, row.baseline.rps)} | ${ms(row.readP99)} | ${ms(row.editP99)} | ` +
         `${row.chatPerSecond.toFixed(1)} | ${api} | ${live} | ${row.rssMb.toFixed(0)} MB | ${row.startMs} ms |`,
     );
   }
   console.log(`\nA share is given only when the client reached ${CLIENT_HEADROOM} times the app's rate through bare node (bench/ceiling.ts).`);
+  if (rows.some((row) => row.loops)) {
+    console.log('\nOne page in a loop (32 connections, one user, nothing else running), against bare node:http sending the same bytes:\n');
+    console.log('| configuration | GET /notes/ reads/s | share of bare | GET /accounts/login/ reads/s | share of bare |');
+    console.log('|---|---|---|---|---|');
+    for (const { label, loops } of rows) {
+      if (loops) console.log(`| ${label} | ${rate(loops.list[0])} | ${shareCell(...loops.list)} | ${rate(loops.login[0])} | ${shareCell(...loops.login)} |`);
+    }
+  }
+  if (!rows.some((row) => row.open)) return;
   console.log(`\nOpen loop: the same reads, ${rate(OPEN_RATE)} a second sent on schedule for ${OPEN_SECONDS} s, the writers writing; bare node:http at that rate beside it.\n`);
   console.log('| configuration | read p50 | read p99 | edit p99 | bare p50 | bare p99 |');
   console.log('|---|---|---|---|---|---|');
   for (const { label, open } of rows) {
-    console.log(`| ${label} | ${fine(open.p50)} | ${fine(open.p99)} | ${fine(open.editP99)} | ${fine(open.bareP50)} | ${fine(open.bareP99)} |`);
+    if (open)
+      console.log(`| ${label} | ${fine(open.p50)} | ${fine(open.p99)} | ${fine(open.editP99)} | ${fine(open.bareP50)} | ${fine(open.bareP99)} |`);
   }
 }
 
 export async function run(): Promise<void> {
+  const unknown = [...PHASES].filter((phase) => !['reads', 'open', 'api', 'live', 'loops'].includes(phase));
+  if (unknown.length) throw new Error(`unknown BENCH_PHASES ${unknown.join(', ')} (known: reads, open, api, live, loops)`);
   const configurations = chosenConfigurations(CROWD_CONFIGURATIONS);
   const each = Math.max(1, Math.round(SECONDS / ROUNDS));
   console.log(

@@ -103,7 +103,10 @@ export async function residentMb({ child }: RunningProcess): Promise<number> {
 export async function startApp(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...SERVE_V8_FLAGS, 'dist/cli.js', 'serve'], {
+  // BENCH_CPU_PROF=DIR: every process of the app (the cluster's workers inherit the flags) writes
+  // a CPU profile there when it stops; `tsx bench/profile.ts DIR` tells where the time went.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...SERVE_V8_FLAGS, ...profile, 'dist/cli.js', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), SECRET_KEY: BENCH_SECRET, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
