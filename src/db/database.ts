@@ -77,16 +77,13 @@ function openSqlite(path: string, writeLockWaitMs: number, briefLockWaitMs: numb
 /**
  * Each connection's settings, sent when it opens (a setting in DATABASE_URL's own `options`
  * wins).
- * - No parallel workers: every statement here is a short index read, and a parallel plan (which
- *   the search's tiers were given) spends a few milliseconds starting its workers, and takes the
- *   cores other requests are waiting for, to save less than that.
  * - A commit does not wait for its WAL flush (`synchronous_commit=off`), the promise SQLite's
  *   `synchronous = NORMAL` makes: a crash of the machine or of PostgreSQL may lose the last
  *   commits (at most three `wal_writer_delay`s, 0.6 s by default), never corrupts anything. Every
  *   note write takes its group's row (the view versions, migration 0007) until it commits, so one
  *   flush that stalled held up every writer of the group behind it (docs/performance.md).
  */
-const CONNECTION_OPTIONS = '-c max_parallel_workers_per_gather=0 -c synchronous_commit=off';
+const CONNECTION_OPTIONS = '-c synchronous_commit=off';
 
 function openPostgres(url: string, poolSize: number, connectionWaitMs: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: CONNECTION_OPTIONS });
