@@ -4,7 +4,7 @@ import { type Params, PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { type AudienceMember, audienceColumn, readAudience } from '../../platform/audience.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
-import { noteToken } from './note-token.js';
+import { groupMembersOf, noteToken } from './note-token.js';
 import { ownRemindersOnNote, type ReminderRow } from './reminders-repository.js';
 import { noteAudience, visibleTo } from './visibility.js';
 
@@ -37,5 +37,5 @@ export async function readVisibleNote(db: Kysely<Database>, userId: number, id: 
   if (!found) return undefined;
   const audience = readAudience(found.audience);
   const note = NoteDetailsReader.noteRow(found);
-  return { ...note, reminders: parseJsonRows<ReminderRow>(found.reminders), audience, token: noteToken(found.view_version, note.owner_username, note.group_name, audience) };
+  return { ...note, reminders: parseJsonRows<ReminderRow>(found.reminders), audience, token: noteToken(found.view_version, note.owner_username, note.group_name, groupMembersOf(audience)) };
 }
