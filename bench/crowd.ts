@@ -128,11 +128,11 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const fine = (value: number) => `${value.toFixed(1)} ms`;
 const rate = (value: number) => Math.round(value).toLocaleString('en');
 
-function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number): void {
+function printRound({ ours, baseline }: Round<CrowdMeasurement>, index: number, phase = ''): void {
   const { edits, chat, seconds } = ours.writes;
   const editP99 = summarize(edits.latencies, seconds).p99;
   console.log(
-    `  round ${index + 1} (${index % 2 === 0 ? 'groupnotes first' : 'bare first'}): groupnotes ${rate(ours.rps)} reads/s, p99 ${ms(ours.p99)}; ` +
+    `  ${phase}round ${index + 1} (${index % 2 === 0 ? 'groupnotes first' : 'bare first'}): groupnotes ${rate(ours.rps)} reads/s, p99 ${ms(ours.p99)}; ` +
       `bare ${rate(baseline.rps)} req/s, p99 ${ms(baseline.p99)}; ${formatShare(ours.rps, baseline.rps)}; ` +
       `${edits.sent} edits saved, p99 ${ms(editP99)}; ${chat.confirmed} chat messages (${(chat.confirmed / seconds).toFixed(1)}/s)`,
   );
@@ -227,7 +227,7 @@ async function runConfiguration(configuration: Configuration, dir: string): Prom
           checkReads('bare node:http', reads);
           return reads;
         },
-        { rounds: 2, seconds: SECONDS / 2, warmUp: 2, onRound: printRound },
+        { rounds: 2, seconds: SECONDS / 2, warmUp: 2, onRound: (round, index) => printRound(round, index, 'API ') },
       );
       api = { reads: result.ours.rps, bare: result.baseline.rps, readP99: result.ours.p99 };
     }
