@@ -70,7 +70,7 @@ function analyse(file: string): void {
     const { url, functionName } = byId.get(id)!.callFrame;
     const part = PARTS.find(([, matches]) => matches(url, functionName))![0];
     parts.set(part, (parts.get(part) ?? 0) + micros);
-    // Each stage once per sample, if any frame on the stack is in it.
+    // Each stage once per sample, if a frame on the stack is in it.
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frameUrl = byId.get(at)!.callFrame.url;

@@ -22,7 +22,7 @@ type Member = [number, string];
 
 const byId = (a: Member, b: Member) => a[0] - b[0];
 
-/** The token of a note, from its group's members (any order). */
+/** The token of a note, from its group's members (in whatever order they come). */
 export function noteToken(viewVersion: number, username: string, groupName: string | null, members: Member[]): string {
   return JSON.stringify([viewVersion, username, groupName, members.sort(byId)]);
 }
