@@ -82,10 +82,10 @@ describe('prepared statements keep their plans', () => {
       expect(page.body).toContain('Planned once');
     }
     if (t.database.dialect !== 'postgres') return;
-    // The session statement that read the note's audience with the session (noteTokenColumn).
+    // The session statement that read the note's token (its group's members) with the session (noteTokenColumn).
     const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
       select generic_plans, custom_plans from pg_prepared_statements
-      where not from_sql and statement like '%"sessions"."session_key"%' and statement like '%as "audience"%'`.execute(t.db);
+      where not from_sql and statement like '%"sessions"."session_key"%' and statement like '%as "members"%'`.execute(t.db);
     expect(rows).toHaveLength(1);
     // PostgreSQL plans a prepared statement for its values five times before it weighs the generic plan.
     expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
