@@ -67,7 +67,9 @@ function passwordIssue(ctx: z.RefinementCtx, path: string, problem: PasswordProb
  * only its confirmation was wrong) is one the rules accept.
  */
 function checkNewPassword<K extends string>(ctx: z.RefinementCtx, form: Record<K, string> & { username?: string; email?: string }, first: K, second: K): void {
-  if (form[first] !== form[second]) ctx.addIssue({ code: 'custom', path: [second], message: msg('form.passwords_differ') });
+  // An empty field has its own message ("Enter a password."): it is not also too short, nor different.
+  if (!form[first]) return;
+  if (form[second] && form[first] !== form[second]) ctx.addIssue({ code: 'custom', path: [second], message: msg('form.passwords_differ') });
   for (const problem of passwordProblems(form[first], { username: form.username ?? '', email: form.email })) passwordIssue(ctx, first, problem);
 }
 

@@ -30,6 +30,19 @@ describe('registration', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('asks for an empty password once, without also calling it too short or different', async () => {
+    const response = await new TestBrowser(t.app).post('/register/', { username: '', email: '', password1: '', password2: '' });
+    expect(response.statusCode).toBe(400);
+    const errors = (field: string, body: string) => [...(body.match(new RegExp(`<ul id="id_${field}_errors" class="field-errors">(.*?)</ul>`))?.[1] ?? '').matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
+    expect(errors('password1', response.body)).toEqual(['Enter a password.']);
+    expect(errors('password2', response.body)).toEqual(['Enter the same password again.']);
+    // A password typed without its confirmation is asked again, not called different.
+    const half = await new TestBrowser(t.app).post('/register/', { username: 'halfway', password1: GOOD, password2: '' });
+    expect(half.statusCode).toBe(400);
+    expect(errors('password2', half.body)).toEqual(['Enter the same password again.']);
+    expect(errors('password1', half.body)).toEqual([]);
+  });
+
   it('shows every problem with its field and keeps what was typed (but not passwords)', async () => {
     const response = await new TestBrowser(t.app).post('/register/', {
       username: 'bad name!',
