@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createUser, loggedIn, type ReceivedMail, type TestApp, TestBrowser, TestSmtpServer } from '../../../test/index.js';
+import { buildTestApp, createUser, DEFAULT_PASSWORD, loggedIn, type ReceivedMail, type TestApp, TestBrowser, TestSmtpServer } from '../../../test/index.js';
 
 // Accounts in Ukrainian: for a browser that asks for it, and for a user who chose it on
 // the account page whatever the browser asks for. Mail through a real SMTP server.
@@ -125,5 +125,39 @@ describe('the language chosen on the account page', () => {
     }
     const row = await t.db.selectFrom('users').select(['email', 'language']).where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ email: 'taras@example.test', language: '' });
+  });
+});
+
+describe('the language after signing out', () => {
+  it('stays the user’s: the login page after logout speaks it, whatever the browser asks for', async () => {
+    const { user, browser } = await loggedIn(t);
+    await t.db.updateTable('users').set({ language: 'uk' }).where('id', '=', user.id).execute();
+    const loggedOut = await browser.post('/accounts/logout/', {}, { headers: EN });
+    expect(loggedOut.statusCode).toBe(302);
+    const login = await browser.get('/accounts/login/', { headers: EN });
+    expect(login.body).toContain('<html lang="uk"');
+    // The next user to sign in on this browser gets their own setting (here: the browser's English).
+    const other = await createUser(t.db);
+    await browser.post('/accounts/login/', { username: other.username, password: DEFAULT_PASSWORD }, { headers: EN });
+    expect(browser.cookies.get('sessionid')).toBeDefined();
+    expect((await browser.get('/notes/', { headers: EN })).body).toContain('<html lang="en"');
+  });
+
+  it('is the user’s on the 2FA code page, before they are signed in', async () => {
+    const { user, browser } = await loggedIn(t);
+    await t.db.updateTable('users').set({ language: 'uk', totp_enabled: 1, totp_secret: 'JBSWY3DPEHPK3PXP' }).where('id', '=', user.id).execute();
+    await browser.post('/accounts/logout/', {}, { headers: EN });
+    const fresh = new TestBrowser(t.app);
+    const answered = await fresh.post('/accounts/login/', { username: user.username, password: DEFAULT_PASSWORD }, { headers: EN });
+    expect(answered.headers.location).toBe('/accounts/login/2fa/');
+    expect((await fresh.get('/accounts/login/2fa/', { headers: EN })).body).toContain('<html lang="uk"');
+  });
+
+  it('ignores a language cookie naming no language there is', async () => {
+    const browser = new TestBrowser(t.app);
+    browser.cookies.set('django_language', 'xx');
+    expect((await browser.get('/accounts/login/', { headers: EN })).body).toContain('<html lang="en"');
+    browser.cookies.set('django_language', 'uk');
+    expect((await browser.get('/accounts/login/', { headers: EN })).body).toContain('<html lang="uk"');
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.js';
-import { logIn, logOut } from '../../platform/chain/authentication.js';
+import { logIn, logOut, rememberLanguage } from '../../platform/chain/authentication.js';
 import { sessionKeyId } from '../../platform/chain/session.js';
 import { checkboxField, type FormErrors, type FormValues, parseForm } from '../../platform/forms.js';
 import { type Message, type MessageKey, msg, requestTranslator } from '../../platform/i18n/index.js';
@@ -72,7 +72,11 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
     if (!user) return showLogin(request, reply, 400, { ...shown, errors: { __all__: [msg('login.wrong_credentials'), ...triesLeft(attempt)] } });
     await throttle.release(attempt);
     await throttle.forgive(usernameScope(username));
-    if (user.totp_enabled === 1) return askForCode(reply, config, user, safeNextPath(next, AFTER_LOGIN));
+    if (user.totp_enabled === 1) {
+      // The code page (and the pages before the code) speak the user's language, not only the browser's.
+      if (user.language) rememberLanguage(reply, config, user.language);
+      return askForCode(reply, config, user, safeNextPath(next, AFTER_LOGIN));
+    }
     // The sign-in is complete only here (or after the code): only then is it the last login.
     await accounts.users.recordLogin(user.id);
     await logIn(request, reply, { config, store: sessions }, user);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { rotateCsrfSecret } from './csrf.js';
+import { LANGUAGE_COOKIE, requestTranslator } from '../i18n/index.js';
 import { isApiRequest } from '../api/request.js';
 import { unauthenticated } from '../api/errors.js';
 import { type LoadedSession, type SessionStore, authHashMatches, sessionAuthHash } from './session.js';
@@ -38,6 +39,8 @@ export function loginUrl(next: string): string {
 }
 
 const AUTH_HASH_CACHE_SIZE = 1000;
+/** A year, as Django keeps its language cookie. */
+const LANGUAGE_COOKIE_AGE = 365 * 24 * 3600;
 
 /**
  * sessionAuthHash of recently seen password hashes: every request checks its session against the
@@ -75,7 +78,14 @@ export async function logIn(
   request.user = { id: user.id, username: user.username, email: user.email, timezone: user.timezone, isAdmin: user.is_admin === 1 };
 }
 
+/** Keeps `language` for the pages this browser is shown before its next sign-in (LANGUAGE_COOKIE). */
+export function rememberLanguage(reply: FastifyReply, config: Config, language: string): void {
+  reply.setCookie(LANGUAGE_COOKIE, language, { httpOnly: true, sameSite: 'lax', path: '/', secure: config.production, maxAge: LANGUAGE_COOKIE_AGE });
+}
+
 export async function logOut(request: FastifyRequest, reply: FastifyReply, deps: { config: Config; store: SessionStore }): Promise<void> {
+  // The login page that follows (and the next sign-in's pages) speak the language these pages spoke.
+  if (request.user) rememberLanguage(reply, deps.config, requestTranslator(request).language);
   if (request.session) await deps.store.delete(request.session.key);
   request.session = null;
   request.user = null;

@@ -19,15 +19,27 @@ export function translatorFor(acceptLanguage: string | undefined, setting?: stri
   return catalogue.translator(chooseLanguage(acceptLanguage, setting));
 }
 
-/** What a request says about its language: its header, and the user's own choice once logged in. */
+/**
+ * The language the last signed-in user's pages spoke, kept by the browser when they sign out (or
+ * stand at the 2FA code step), so that the pages before the next sign-in speak it too. Django's name.
+ */
+export const LANGUAGE_COOKIE = 'django_language';
+
+/**
+ * What a request says about its language: its header, the user's own choice once logged in, and
+ * before that the language remembered from the last sign-out (LANGUAGE_COOKIE).
+ */
 export interface LanguageSource {
   headers: { 'accept-language'?: string | undefined };
   user?: { language?: string } | null;
+  cookies?: { [name: string]: string | undefined };
 }
 
 /** The translator for a request, for a page, a flash message, a form's errors or an API error. */
 export function requestTranslator(request: LanguageSource): Translator {
-  return translatorFor(request.headers['accept-language'], request.user?.language);
+  // A signed-in user's own setting ('' is the browser's) decides for them: a cookie left by someone else does not.
+  const setting = request.user ? request.user.language : request.cookies?.[LANGUAGE_COOKIE];
+  return translatorFor(request.headers['accept-language'], setting);
 }
 
 /**
