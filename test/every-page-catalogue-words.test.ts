@@ -53,6 +53,7 @@ beforeAll(async () => {
   const item = await addShoppingItem(t.db, shopping, { name: '⟦Beets⟧', unit: '⟦kg⟧', estimated_price_cents: 869 });
   await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: bohdan.id, content: '⟦Dinner at six?⟧', created_at: Date.now() }).execute();
   await createToken(t.db, anna, 'read', '⟦laptop⟧');
+  const token = await t.db.selectFrom('access_tokens').select('id').where('user_id', '=', anna.id).executeTakeFirstOrThrow();
   const { password, last_login, email } = await t.db.selectFrom('users').select(['password', 'last_login', 'email']).where('id', '=', reader.id).executeTakeFirstOrThrow();
   const reset = `/accounts/reset/${encodeUid(reader.id)}/${makeResetToken(TEST_SECRET, { id: reader.id, password, last_login, email })}/`;
   browser = new TestBrowser(t.app);
@@ -80,6 +81,7 @@ beforeAll(async () => {
     '/groups/:pk/': `/groups/${group.id}/`,
     '/reminders/:pk/': `/reminders/${reminder.id}/`,
     '/admin/users/:pk/': `/admin/users/${bohdan.id}/`,
+    '/accounts/tokens/:pk/': `/accounts/tokens/${token.id}/`,
   };
   for (const route of getRoutes(t.app.printRoutes({ commonPrefix: false }))) {
     if (route in pages) {

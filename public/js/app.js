@@ -42,3 +42,9 @@ if (target) {
   if (document.readyState === 'complete') focusable?.focus();
   else window.addEventListener('load', () => setTimeout(() => focusable?.focus(), 0), { once: true });
 }
+
+// A page answering a form's POST that is also a page of its own (a new token shown once on the
+// tokens list) names that page's address: a reload then asks for the page instead of sending the
+// form again.
+const pageUrl = document.querySelector('[data-page-url]')?.dataset.pageUrl;
+if (pageUrl && pageUrl.startsWith('/') && !pageUrl.startsWith('//')) history.replaceState(history.state, '', pageUrl);

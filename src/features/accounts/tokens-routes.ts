@@ -10,7 +10,7 @@ import { pathId } from '../../platform/ids.js';
 import type { FormErrors, FormValues } from '../../platform/forms.js';
 import { viewContext } from '../../platform/views/context.js';
 import { MAX_TOKENS_PER_USER, TokensRepository } from './tokens-repository.js';
-import { TokensPage } from './tokens-views.js';
+import { RevokeTokenPage, TokensPage } from './tokens-views.js';
 import type { AccountNotices } from './notices.js';
 import { type Reauthentication, reauthFields } from './reauthentication.js';
 
@@ -58,13 +58,26 @@ export async function tokensRoutes(app: FastifyInstance, { db, reauthentication,
     });
     // The session ended while the password was being checked: like every request of an ended session.
     if (!created.ok && created.reason === 'signed-out') return reply.redirect('/accounts/login/', 302);
+    if (!created.ok && created.reason === 'name-taken') return showList(request, reply, 400, { values, errors: { name: [{ key: msg('tokens.name_taken'), values: { name: fields.name } }] } });
     if (!created.ok) {
       const errors = { __all__: [{ key: msg('tokens.too_many'), values: { max: MAX_TOKENS_PER_USER } }] };
       return showList(request, reply, 400, { values, errors });
     }
     notices.sent();
-    // Rendered, not redirected to: the token exists in the clear only in this answer (no-store).
+    // Rendered, not redirected to: the token exists in the clear only in this answer (no-store). A
+    // reload sends the form again, which the name makes no second token of; with scripts on, the
+    // page's address becomes the list's (app.js, data-page-url), and a reload is a GET of it.
     return showList(request, reply, 200, { created: { token: created.token, name: created.row.name } });
+  });
+
+  // The form's address, opened with a GET (its error page's address, entered again): the list.
+  app.get('/accounts/tokens/new/', (_request, reply) => reply.redirect(TOKENS_PATH, 302));
+
+  /** The confirmation of a revocation, like every other change that cannot be undone; another user's token is a 404. */
+  app.get<PkParams>('/accounts/tokens/:pk/delete/', async (request, reply) => {
+    const token = await tokens.findForUser(request.user!.id, pathId(request));
+    if (!token) throw new NotFound();
+    return reply.render(RevokeTokenPage({ ctx: viewContext(request), token }));
   });
 
   app.post<PkParams>('/accounts/tokens/:pk/delete/', async (request, reply) => {

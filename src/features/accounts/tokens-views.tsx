@@ -3,6 +3,7 @@ import { Time } from '../../platform/views/controls.js';
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
+import { ConfirmPage } from '../../platform/views/confirm.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import type { TokenRow } from './tokens-repository.js';
 import { ReauthFields } from './reauth-views.js';
@@ -15,7 +16,7 @@ const scopeChoices = (ctx: ViewContext) => [
 /** The token just created, in the clear: this answer is the only place it ever appears. */
 function NewToken({ ctx, token, name }: { ctx: ViewContext; token: string; name: string }) {
   return (
-    <section class="new-token" aria-labelledby="new-token-title">
+    <section class="new-token" aria-labelledby="new-token-title" data-page-url="/accounts/tokens/">
       <h2 id="new-token-title">{ctx.t('tokens.new_title', { name })}</h2>
       <p>
         <code class="token-value">{token}</code>
@@ -52,10 +53,9 @@ function TokenTable({ ctx, tokens }: { ctx: ViewContext; tokens: TokenRow[] }) {
               <td data-label={ctx.t('tokens.created')}><Time ms={token.created_at} /></td>
               <td data-label={ctx.t('tokens.last_used')}>{token.last_used_at === null ? ctx.t('tokens.never') : <Time ms={token.last_used_at} />}</td>
               <td class="admin-actions">
-                <form method="post" action={`/accounts/tokens/${token.id}/delete/`} class="inline">
-                  <CsrfField ctx={ctx} />
-                  <button type="submit" class="secondary outline" aria-label={ctx.t('tokens.revoke_named', { name: token.name })}>{ctx.t('tokens.revoke')}</button>
-                </form>
+                <a href={`/accounts/tokens/${token.id}/delete/`} role="button" class="secondary outline" data-confirm aria-label={ctx.t('tokens.revoke_named', { name: token.name })}>
+                  {ctx.t('tokens.revoke')}
+                </a>
               </td>
             </tr>
           ))}
@@ -97,5 +97,24 @@ export function TokensPage({ ctx, tokens, created, values = {}, errors = {}, wit
         </form>
       </section>
     </Layout>
+  );
+}
+
+/** Asks before a token is revoked: scripts that use it stop at once, and nothing brings it back. */
+export function RevokeTokenPage({ ctx, token }: { ctx: ViewContext; token: TokenRow }) {
+  return (
+    <ConfirmPage
+      ctx={ctx}
+      title={ctx.t('tokens.revoke_title')}
+      heading={ctx.t('tokens.revoke_heading', { name: token.name })}
+      action={`/accounts/tokens/${token.id}/delete/`}
+      button={ctx.t('tokens.revoke')}
+      cancel="/accounts/tokens/"
+    >
+      <p>
+        <code>{TOKEN_PREFIX}{token.hint}…</code> · {token.scope === 'write' ? ctx.t('tokens.scope_write') : ctx.t('tokens.scope_read')}
+      </p>
+      <p>{ctx.t('tokens.revoke_consequence')}</p>
+    </ConfirmPage>
   );
 }

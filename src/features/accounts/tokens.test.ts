@@ -76,11 +76,30 @@ describe('creating a token', () => {
   it(`refuses a token past ${MAX_TOKENS_PER_USER} per user (400), also when asked for at once`, async () => {
     const { user, browser } = await loggedIn(t);
     for (let i = 0; i < MAX_TOKENS_PER_USER - 2; i += 1) await createToken(t.db, user, 'read', `t${i}`);
-    const answers = await racingOnLockedTable(t, 'access_tokens', () => Promise.all([1, 2, 3, 4].map(() => createOnPage(browser, { name: 'one more', scope: 'read' }))));
+    const answers = await racingOnLockedTable(t, 'access_tokens', () => Promise.all([1, 2, 3, 4].map((i) => createOnPage(browser, { name: `one more ${i}`, scope: 'read' }))));
     expect(answers.map((answer) => answer.response.statusCode).sort()).toEqual([200, 200, 400, 400]);
     expect(answers.filter((answer) => answer.token !== undefined)).toHaveLength(2);
     expect(answers.find((answer) => answer.response.statusCode === 400)!.response.body).toContain('the most one account may hold');
     expect(await rowsOf(user.id)).toHaveLength(MAX_TOKENS_PER_USER);
+  });
+
+  it('makes no second token when the answer is reloaded (the form sent again): a name is taken once, in every case and width', async () => {
+    const { user, browser } = await loggedIn(t);
+    const first = await createOnPage(browser, { name: 'Backup script', scope: 'read' });
+    expect(first.token).toMatch(TOKEN_PATTERN);
+    // With scripts on, the page's address becomes the list's, so that a reload asks for the list.
+    expect(first.response.body).toContain('data-page-url="/accounts/tokens/"');
+    for (const name of ['Backup script', 'backup  SCRIPT', 'Ｂａｃｋｕｐ script']) {
+      const again = await createOnPage(browser, { name, scope: 'read' });
+      expect(again.response.statusCode).toBe(400);
+      expect(again.token).toBeUndefined();
+      expect(again.response.body).toContain('You already have a token named');
+    }
+    expect(await rowsOf(user.id)).toHaveLength(1);
+    // Its address opened with a GET (an error page's address entered again) is the list.
+    const opened = await browser.get('/accounts/tokens/new/');
+    expect(opened.statusCode).toBe(302);
+    expect(opened.headers.location).toBe('/accounts/tokens/');
   });
 
   it('needs the CSRF token (403) and a login (to the login page), storing nothing', async () => {
@@ -117,6 +136,35 @@ describe('the token list', () => {
 });
 
 describe('revoking a token', () => {
+  it('asks first: the list links to a confirmation page naming the token, whose form revokes it', async () => {
+    const { user, browser } = await loggedIn(t);
+    const token = await createToken(t.db, user, 'write', 'home server');
+    const [row] = await rowsOf(user.id);
+    const list = (await browser.get('/accounts/tokens/')).body;
+    expect(list).toContain(`<a href="/accounts/tokens/${row!.id}/delete/" role="button" class="secondary outline" data-confirm`);
+    expect(list).not.toContain(`<form method="post" action="/accounts/tokens/${row!.id}/delete/"`);
+    const confirmation = await browser.get(`/accounts/tokens/${row!.id}/delete/`);
+    expect(confirmation.statusCode).toBe(200);
+    expect(confirmation.body).toContain('Revoke the token “home server”?');
+    expect(confirmation.body).toContain(`<code>gnp_${token.slice(4, 8)}…</code>`);
+    expect(confirmation.body).toContain(`<form method="post" action="/accounts/tokens/${row!.id}/delete/">`);
+    // Asking changes nothing.
+    expect(await rowsOf(user.id)).toHaveLength(1);
+    expect((await new ApiClient(t.app, { token }).get('/api/v1/me/')).statusCode).toBe(200);
+  });
+
+  it('shows the confirmation for the caller’s own tokens only: another user’s, an absent one and a malformed id are 404', async () => {
+    const { browser } = await loggedIn(t);
+    const other = await loggedIn(t);
+    await createToken(t.db, other.user, 'read', 'not yours');
+    const [row] = await rowsOf(other.user.id);
+    for (const id of [String(row!.id), '999999999', 'abc', '0']) {
+      const response = await browser.get(`/accounts/tokens/${id}/delete/`);
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('not yours');
+    }
+  });
+
   it('deletes it (302 to the list) and the API answers it 401 from then on', async () => {
     const { user, browser } = await loggedIn(t);
     const token = await createToken(t.db, user);

@@ -116,3 +116,18 @@ describe('leaving and removing ask first', () => {
     expect((await stranger.browser.get(path)).statusCode).toBe(404);
   });
 });
+
+describe('the members form’s address', () => {
+  it('opened with a GET (its error page’s address entered again) leads a member to the group’s page; a stranger gets 404', async () => {
+    const { owner, member, stranger, group } = await cast();
+    const refused = await owner.browser.post(`/groups/${group.id}/members/`, { action: 'add', username: 'no-such-person' });
+    expect(refused.statusCode).toBe(400);
+    for (const browser of [owner.browser, member.browser]) {
+      const opened = await browser.get(`/groups/${group.id}/members/`);
+      expect(opened.statusCode).toBe(302);
+      expect(opened.headers.location).toBe(`/groups/${group.id}/`);
+    }
+    expect((await stranger.browser.get(`/groups/${group.id}/members/`)).statusCode).toBe(404);
+    expect((await owner.browser.get('/groups/999999/members/')).statusCode).toBe(404);
+  });
+});

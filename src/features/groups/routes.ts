@@ -52,6 +52,9 @@ export const groupPages: FastifyPluginAsync<Services> = async (app, { db, hub, n
     return reply.render(GroupPage({ ctx: viewContext(request), ...page }));
   });
 
+  // The members form's address, opened with a GET (its error page's address, entered again): the group's page.
+  app.get('/groups/:pk/members/', async (request, reply) => reply.redirect(`/groups/${(await memberGroup(request)).id}/`, 302));
+
   app.post('/groups/:pk/members/', async (request, reply) => {
     const group = await ownedGroup(request);
     const showErrors = async (errors: FormErrors, values = {}) => {
