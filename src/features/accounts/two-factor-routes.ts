@@ -65,7 +65,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
     const enrolment = await twoFactor.enrolment(request.user!, request.session!.key, fresh);
     const page = enrolment.enabled
       ? TwoFactorOnPage({ ctx, recoveryCodesLeft: enrolment.recoveryCodesLeft, errors })
-      : TwoFactorSetupPage({ ctx, secret: enrolment.secret, qrCode: enrolment.qrCode, errors, revokeTokens });
+      : TwoFactorSetupPage({ ctx, secret: enrolment.secret, uri: enrolment.uri, qrCode: enrolment.qrCode, errors, revokeTokens });
     return reply.render(page, status);
   };
 
@@ -81,7 +81,7 @@ export async function twoFactorRoutes(app: FastifyInstance, { config, db, sessio
     const enabled = await twoFactor.enable(request.user!.id, form.data.code, request.session!.key, requestTranslator(request), { revokeTokens });
     if (!enabled.ok) return showSettings(request, reply, 400, enabled.errors, false, revokeTokens);
     // Rendered, not redirected to: the codes exist in the clear only in this answer.
-    return reply.render(RecoveryCodesPage({ ctx: viewContext(request), codes: enabled.value }));
+    return reply.render(RecoveryCodesPage({ ctx: viewContext(request), codes: enabled.value, site: config.publicUrl }));
   });
 
   app.post('/accounts/2fa/disable/', async (request, reply) => {
