@@ -39,6 +39,8 @@ describe('a live shopping list in two browsers', () => {
     const listPath = path(lena);
     await fill(lena, { 'What to buy': 'Pears', 'Price per unit (optional)': '2.50' });
     expect(await submit(lena, 'Add item')).toBe(302);
+    await fill(lena, { 'What to buy': 'Apples' });
+    expect(await submit(lena, 'Add item')).toBe(302);
     await fill(lena, { 'Share with (username)': 'lars' });
     expect(await submit(lena, 'Share')).toBe(302);
 
@@ -57,6 +59,12 @@ describe('a live shopping list in two browsers', () => {
     const larsRow = lars.page.locator('tr', { hasText: 'Pears' });
     await expect.poll(() => larsRow.textContent(), { timeout: 2_000 }).toContain('Bought');
     expect(await lars.page.locator('.shopping-total').textContent()).toContain('0.00');
+    // The bought item goes below the one still to buy, where a reload would show it; "Clear bought
+    // items" appears on the owner's page, which had none to clear.
+    const rows = (person: Person) => person.page.locator('table.shopping-items tbody tr').allTextContents();
+    expect((await rows(lars)).map((row) => (row.includes('Pears') ? 'Pears' : 'Apples'))).toEqual(['Apples', 'Pears']);
+    await expect.poll(() => lena.page.getByRole('button', { name: 'Clear bought items' }).isVisible()).toBe(true);
+    expect((await rows(lena)).map((row) => (row.includes('Pears') ? 'Pears' : 'Apples'))).toEqual(['Apples', 'Pears']);
     // Lena's own page took the tick through the socket too, and kept focus on the row's button.
     await expect.poll(() => lena.page.getByRole('button', { name: 'Mark “Pears” as not bought' }).count()).toBe(1);
     expect(await lena.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Mark “Pears” as not bought');
@@ -76,9 +84,14 @@ describe('a live shopping list in two browsers', () => {
     await expect.poll(() => live(lena)).toBe('on');
     const larsNavigations = countNavigations(lars);
     const lenaNavigations = countNavigations(lena);
+    expect(await lena.page.getByRole('button', { name: 'Clear bought items' }).isVisible()).toBe(true);
     await lars.page.getByRole('button', { name: 'Mark “Pears” as not bought' }).click();
     await expect.poll(() => lena.page.getByRole('button', { name: 'Mark “Pears” as bought' }).count(), { timeout: 2_000 }).toBe(1);
     expect(await lena.page.locator('.shopping-total').textContent()).toContain('2.50');
+    // Back to buy, it goes back above Apples (added after it), and nothing is left to clear.
+    const order = (await lena.page.locator('table.shopping-items tbody tr').allTextContents()).map((row) => (row.includes('Pears') ? 'Pears' : 'Apples'));
+    expect(order).toEqual(['Pears', 'Apples']);
+    expect(await lena.page.getByRole('button', { name: 'Clear bought items' }).isVisible()).toBe(false);
     // A tick user gets no delete button.
     expect(await lars.page.getByRole('button', { name: 'Delete “Pears”' }).count()).toBe(0);
     expect(larsNavigations()).toBe(0);

@@ -40,19 +40,37 @@
     row.querySelector(`form[action="${CSS.escape(action)}"] button`)?.focus();
   }
 
+  /** Puts a row where the page puts it (its data-order among the others'), as a reload would show it. */
+  function place(list, element) {
+    const order = element.dataset.order ?? '';
+    const after = [...list.children].find((row) => row !== element && (row.dataset.order ?? '') > order);
+    if (after) {
+      if (element.nextElementSibling !== after) list.insertBefore(element, after);
+    } else if (list.lastElementChild !== element) {
+      list.append(element);
+    }
+  }
+
   function showItem(id, html) {
     const element = fromHtml(html);
     const old = rowOf(id);
+    const list = container();
     if (old) {
       const action = focusedControl(old);
       old.replaceWith(element);
+      if (list) place(list, element);
       restoreFocus(element, action);
       return;
     }
-    const list = container();
     // The first item of an empty list: the page's structure changes, so it is read again.
     if (!list) return resync();
-    list.append(element);
+    place(list, element);
+  }
+
+  /** "Remove bought" is there while something is bought. */
+  function showClearBought() {
+    const clear = root.querySelector('[data-clear-bought]');
+    if (clear) clear.hidden = !root.querySelector('tr.bought');
   }
 
   function removeItem(id) {
@@ -93,6 +111,7 @@
     else if (frame.type === 'removed') removeItem(frame.id);
     else if (frame.type === 'reload') return location.reload();
     showSummary(frame.summary);
+    showClearBought();
   }
 
   function scheduleReconnect() {

@@ -70,6 +70,11 @@ export interface ItemSpec<Item extends ItemRow, ItemInput> {
   /** The order of a list's items on its page, as expressions on the item's row. */
   order(): Expression<unknown>[];
   /**
+   * The same order as text (`data-order` on each row): a live update puts a changed row where the
+   * page would after a reload by comparing these, as strings.
+   */
+  orderKey(item: Item): string;
+  /**
    * The values of a new item, by column, for the one statement that checks the user may tick the
    * list and adds the item (`listId` a reference to the list's id in that statement).
    */
@@ -116,4 +121,9 @@ export interface ListKind<List extends ListRow = ListRow, Item extends ItemRow =
     columns(db: Kysely<Database>): Column[];
     detail(row: Record<string, unknown>): Message;
   };
+}
+
+/** A number as text that sorts as the number does (ids and positions: never negative). */
+export function orderPart(value: number): string {
+  return String(value).padStart(15, '0');
 }

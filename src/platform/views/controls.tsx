@@ -1,5 +1,5 @@
 import { pageLanguage, say } from '../i18n/index.js';
-import { dateTimeIn } from '../time-zones.js';
+import { currentZoneName, dateTimeIn } from '../time-zones.js';
 import { ConfirmPage } from './confirm.js';
 import type { ViewContext } from './context.js';
 
@@ -29,14 +29,15 @@ export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence
 }
 
 /**
- * A moment: in UTC (the browser's script shows it in the reader's zone), or, given `timeZone`,
- * in the user's own zone as the server knows it, which the script then leaves alone.
+ * A moment. Given the signed-in reader's zone (`ctx.user?.timezone`), in that zone as the server
+ * knows it, which the browser's script then leaves alone (data-zone); undefined (nobody signed
+ * in), in UTC, which the script shows in the browser's zone. Required, so that no page forgets it.
  */
-export function Time({ ms, timeZone }: { ms: number; timeZone?: string }) {
+export function Time({ ms, timeZone }: { ms: number; timeZone: string | undefined }) {
   const iso = new Date(ms).toISOString();
   if (timeZone) {
     return (
-      <time datetime={iso} data-zone={timeZone} title={timeZone}>
+      <time datetime={iso} data-zone={timeZone} title={currentZoneName(timeZone)}>
         {dateTimeIn(timeZone, ms, pageLanguage())}
       </time>
     );
@@ -52,6 +53,20 @@ export function TimeAgo({ ms, text, timeZone }: { ms: number; text: string; time
   return (
     <time datetime={new Date(ms).toISOString()} data-relative="" title={dateTimeIn(timeZone, ms, pageLanguage())}>
       {text}
+    </time>
+  );
+}
+
+/**
+ * A calendar date (`YYYY-MM-DD`, a due date): the same day in every zone, written by the server in
+ * the page's language ("4 Dec 2026", "4 груд. 2026 р."), so that a row rendered for a live update
+ * reads as the page does; the browser's script leaves it as it is (data-zone).
+ */
+export function CalendarDate({ date }: { date: string }) {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return (
+    <time datetime={date} data-format="date" data-zone="UTC">
+      {Number.isNaN(ms) ? date : dateTimeIn('UTC', ms, pageLanguage(), 'date')}
     </time>
   );
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ShoppingList } from '../../../db/schema.js';
 import { jsonRowsFrom } from '../../../db/json-rows.js';
 import type { Message } from '../../../platform/i18n/index.js';
-import type { ItemRow, ListKind } from '../kind.js';
+import { type ItemRow, type ListKind, orderPart } from '../kind.js';
 import type { ShoppingItemInput, ShoppingListInput } from './forms.js';
 
 // Shopping lists: a store, and a group whose members read the list (and tick it, when the list's
@@ -49,6 +49,7 @@ export const SHOPPING: ListKind<ShoppingListRow, ShoppingItemRow, ShoppingListIn
     columns: () => [item('name').as('name'), item('quantity_milli').as('quantity_milli'), item('unit').as('unit'), item('estimated_price_cents').as('estimated_price_cents')],
     // Those still to buy first, each part in the order they were added.
     order: () => [item('is_done'), item('id')],
+    orderKey: (row) => `${row.is_done}:${orderPart(row.id)}`,
     insert: (_db, input) => ({
       name: sql<string>`${input.name}`,
       quantity_milli: sql<number>`cast(${input.quantity} as integer)`,

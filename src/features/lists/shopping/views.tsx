@@ -45,7 +45,7 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
   const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
   const price = item.estimated_price_cents;
   return (
-    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
+    <tr class={bought ? 'bought' : undefined} data-item-id={String(item.id)} data-order={SHOPPING.items.orderKey(item)} id={`item-${item.id}`} tabindex={-1}>
       <td>
         <ItemTick ctx={ctx} kind={SHOPPING} itemId={item.id} done={bought} canTick={canTick}
           label={ctx.t(bought ? 'shopping.mark_not_bought' : 'shopping.mark_bought', { name: item.name })}
@@ -115,7 +115,12 @@ export function ShoppingListPage({ ctx, page, share, item }: { ctx: ViewContext;
         <p class="empty">{ctx.t(canTick ? 'shopping.empty_tick' : 'lists.empty_read')}</p>
       )}
       <Total ctx={ctx} total={{ ...total, currency: ctx.user!.currency ?? '' }} />
-      {canEdit && items.length > 0 ? <p><a href={`/shopping/${list.id}/clear-bought/`} role="button" class="secondary outline small" data-confirm="">{ctx.t('shopping.clear_bought')}</a></p> : null}
+      {/* Shown once something is bought (live-list.js shows and hides it as ticks arrive). */}
+      {canEdit && items.length > 0 ? (
+        <p data-clear-bought="" hidden={!items.some((entry) => entry.is_done === 1)}>
+          <a href={`/shopping/${list.id}/clear-bought/`} role="button" class="secondary outline small" data-confirm="">{ctx.t('shopping.clear_bought')}</a>
+        </p>
+      ) : null}
     </ListPageFrame>
   );
 }

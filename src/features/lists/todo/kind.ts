@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, TodoList } from '../../../db/schema.js';
 import { identityKey } from '../../../platform/identity-key.js';
-import type { ItemRow, ListKind } from '../kind.js';
+import { type ItemRow, type ListKind, orderPart } from '../kind.js';
 import { listsRepository } from '../repository.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
 
@@ -48,6 +48,10 @@ export const TODO: ListKind<TodoList, TodoItemRow, TodoListInput, TodoItemInput>
       item('position'),
       item('id'),
     ],
+    orderKey: (row) => {
+      const open = row.is_done === 0;
+      return `${row.is_done}:${open && row.due_date === null ? 1 : 0}:${open ? (row.due_date ?? '') : ''}:${orderPart(row.position)}:${orderPart(row.id)}`;
+    },
     // An assignee who may not read the list is left out (checks.item refuses that first, with a message).
     insert: (db, input, list) => ({
       text: sql<string>`${input.text}`,

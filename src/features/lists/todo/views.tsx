@@ -1,5 +1,5 @@
 import type { TodoList } from '../../../db/schema.js';
-import { Time } from '../../../platform/views/controls.js';
+import { CalendarDate, Time } from '../../../platform/views/controls.js';
 import { TextArea } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
 import type { FormState } from '../views.js';
@@ -40,14 +40,14 @@ export function ItemRow({ ctx, item, canTick, canEdit, today }: { ctx: ViewConte
   const overdue = isOverdue(item, today);
   const text = done ? <del class="item-text">{item.text}</del> : <span class="item-text">{item.text}</span>;
   return (
-    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)} id={`item-${item.id}`} tabindex={-1}>
+    <li class={['todo-item', done ? 'done' : '', overdue ? 'overdue' : ''].filter(Boolean).join(' ')} data-item-id={String(item.id)} data-order={TODO.items.orderKey(item)} id={`item-${item.id}`} tabindex={-1}>
       <ItemTick ctx={ctx} kind={TODO} itemId={item.id} done={done} canTick={canTick}
         label={ctx.t(done ? 'todo.mark_not_done' : 'todo.mark_done', { text: item.text })}
         state={ctx.t(done ? 'todo.state_done' : 'todo.state_open')} />{' '}
       {text}
       {item.due_date ? (
         <small class="due">
-          {' '}{ctx.t('todo.due')} <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+          {' '}{ctx.t('todo.due')} <CalendarDate date={item.due_date} />
         </small>
       ) : null}
       {overdue ? <strong class="badge overdue-badge">{ctx.t('todo.overdue')}</strong> : null}{' '}
@@ -71,7 +71,7 @@ export function AssignedToMe({ ctx, items }: { ctx: ViewContext; items: Assigned
               {item.text}
               {item.due_date ? (
                 <small class="due">
-                  {' '}{ctx.t('todo.due')} <time datetime={item.due_date} data-format="date">{item.due_date}</time>
+                  {' '}{ctx.t('todo.due')} <CalendarDate date={item.due_date} />
                 </small>
               ) : null}{' '}
               <small>{ctx.t('todo.in')} <a href={`/todo/${item.list_id}/`}>{item.list_title}</a></small>
