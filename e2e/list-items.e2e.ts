@@ -43,6 +43,10 @@ describe('lists and their items in everyday use', () => {
     await expect.poll(() => ann.page.evaluate(() => document.activeElement?.id)).toBe('id_name');
     expect(await ann.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     expect(await ann.page.getByLabel('Quantity').getAttribute('inputmode')).toBe('decimal');
+    // A tick is a 44 px target on a phone.
+    const box = await ann.page.getByRole('button', { name: 'Mark “Milk” as bought' }).boundingBox();
+    expect(box!.width).toBeGreaterThanOrEqual(44);
+    expect(box!.height).toBeGreaterThanOrEqual(44);
     await ann.page.setViewportSize({ width: 1280, height: 800 });
   });
 
