@@ -25,6 +25,7 @@ import { csrfLayer } from './platform/chain/csrf.js';
 import { writesFirst } from './platform/process/writes-first.js';
 import { drainOnClose } from './platform/process/drain.js';
 import { installErrorHandler } from './platform/error-handler.js';
+import { answerClientError, answerFrameworkError } from './platform/framework-errors.js';
 import { frameOptionsLayer } from './platform/chain/frame-options.js';
 import { createHub } from './platform/hub/create.js';
 import { createMailer } from './platform/mail/mailer.js';
@@ -97,6 +98,10 @@ export async function buildApp(config: Config, { database, logStream }: AppDeps)
     // arrives on an open connection meanwhile is *served*, with `Connection: close`, instead of
     // Fastify's default 503, which nginx would hand straight to the browser for a POST.
     return503OnClosing: false,
+    // Requests refused before the first hook (a path that is not percent-encoding, a request line
+    // Node cannot parse) are answered as the error handler answers the others.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   app.addHook('onRoute', secretPaths.collect);
   const hub = createHub(config, app.log);

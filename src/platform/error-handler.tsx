@@ -15,7 +15,8 @@ const GENERIC_MESSAGES: Record<number, MessageKey> = {
   500: 'error.server',
 };
 
-function wantsJson(request: FastifyRequest): boolean {
+/** A script that asked for JSON and not for a page (the API answers JSON whatever it asks). */
+export function wantsJson(request: { headers: { accept?: string | undefined } }): boolean {
   const accept = request.headers.accept ?? '';
   return accept.includes('application/json') && !accept.includes('text/html');
 }
@@ -35,7 +36,7 @@ const API_CODES: Record<number, string> = {
 };
 
 /** The API's error body: `{"error": {"code", "message", "fields"?}}`. */
-function apiErrorBody(error: Error, status: number, message: string, t: Translator) {
+export function apiErrorBody(error: Error, status: number, message: string, t: Translator) {
   const code = error instanceof ApiError ? error.code : API_CODES[status] ?? (status >= 500 ? 'server_error' : 'error');
   const fields = error instanceof ApiError ? error.fields : undefined;
   if (!fields) return { error: { code, message } };

@@ -86,11 +86,27 @@ function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown, message: 'a
   throw new ApiError(400, 'invalid', message, fieldErrors(result.error));
 }
 
+/**
+ * Whether the query of `url` is UTF-8 percent-encoding throughout. Fastify reads a stray `%zz`
+ * as those characters; the API says instead that the client's encoding is wrong, as for a path.
+ */
+function wellEncodedQuery(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start === -1 || url.indexOf('%', start) === -1) return true;
+  try {
+    decodeURIComponent(url.slice(start + 1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Registers an operation (and its aliases) and records it for the OpenAPI document. */
 export function apiRoute<P, Q, B, R>(app: FastifyInstance, operation: ApiOperation<P, Q, B, R>): void {
   app.apiOperations.push(operation as ApiOperation);
   const status = operation.status ?? 200;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!wellEncodedQuery(request.url)) throw new ApiError(400, 'invalid', 'error.bad_url');
     // A missing id in the path is the same 404 as a hidden one, not a 400.
     const params = operation.params ? operation.params.safeParse(request.params) : null;
     if (params && !params.success) throw new ApiError(404, 'not_found', 'api.not_found');
