@@ -1,7 +1,10 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { type Socket, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testConfig, type TestDatabase } from '../test/index.js';
-import { type RunningServer, startServer } from './server.js';
+import { type RunningServer, serve, startServer } from './server.js';
 
 // What a SIGTERM does to connections, over real sockets: the basis of a rolling restart behind
 // nginx that loses no request (test/deploy/restart.deploy.ts).
@@ -91,5 +94,21 @@ describe('graceful shutdown', () => {
     await idle.ended;
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('serve', () => {
+  it('refuses to start, before touching the database, when a file pages link is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'groupnotes-serve-'));
+    try {
+      const database = join(dir, 'never.sqlite3');
+      const emptyPublic = join(dir, 'public');
+      await expect(serve(testConfig({ DATABASE_URL: `sqlite:${database}`, PORT: '0', WEB_CONCURRENCY: '1' }), emptyPublic)).rejects.toThrow(
+        `missing ${join(emptyPublic, 'favicon.svg')}, ${join(emptyPublic, 'vendor/pico.min.css')}`,
+      );
+      expect(existsSync(database)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

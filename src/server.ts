@@ -10,6 +10,7 @@ import { PrimaryHasher } from './platform/passwords/hash-cluster.js';
 import { hasher, useHasher } from './platform/passwords/hash-pool.js';
 import { sweepExpired } from './maintenance.js';
 import { drainTime, exitAfterClose } from './platform/process/shutdown.js';
+import { PUBLIC_DIR, requireLinkedAssets } from './platform/views/assets.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -56,9 +57,11 @@ export async function startServer(config: Config, { migrate = true, listen = tru
 
 /**
  * `serve`: runs until SIGTERM or SIGINT, then drains and exits within drain + SHUTDOWN_MARGIN_MS
- * (platform/process/shutdown.ts); with WEB_CONCURRENCY > 1, as a cluster.
+ * (platform/process/shutdown.ts); with WEB_CONCURRENCY > 1, as a cluster. It refuses to start
+ * without a file pages link (in `publicDir`), before a cluster's workers would each fail on it.
  */
-export async function serve(config: Config): Promise<void> {
+export async function serve(config: Config, publicDir = PUBLIC_DIR): Promise<void> {
+  requireLinkedAssets(publicDir);
   const worker = isClusterWorker();
   if (config.webConcurrency > 1 && !worker) return runPrimary(config);
   // In a cluster the primary has applied the migrations already, and hashes for its workers.
