@@ -103,6 +103,31 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, PUBLIC_URL: 'https://notes.example.com' }).mailFrom).toBe('groupnotes <noreply@notes.example.com>');
   });
 
+  it.each([
+    [{ PORT: '8080' }, 'http://127.0.0.1:8080'],
+    [{ HOST: 'localhost', PORT: '9000' }, 'http://localhost:9000'],
+    [{ HOST: 'notes.lan' }, 'http://notes.lan:8001'],
+    [{ HOST: '192.168.1.20', PORT: '80' }, 'http://192.168.1.20'],
+    [{ HOST: '::1', PORT: '8080' }, 'http://[::1]:8080'],
+    [{ HOST: 'FE80::1', PORT: '8080' }, 'http://[fe80::1]:8080'],
+  ])('in development, defaults PUBLIC_URL to where %j listens', (env, origin) => {
+    expect(loadConfig({ ...base, ...env }).publicUrl).toBe(origin);
+  });
+
+  it('names this machine in the default PUBLIC_URL when HOST is a wildcard, by a name the Host check lets in', () => {
+    for (const [host, origin] of [['0.0.0.0', 'http://127.0.0.1:8080'], ['::', 'http://localhost:8080']] as const) {
+      const config = loadConfig({ ...base, HOST: host, PORT: '8080' });
+      expect(config.publicUrl).toBe(origin);
+      expect(config.allowedHosts).toContain(new URL(origin).hostname);
+    }
+  });
+
+  it('says to set PUBLIC_URL when HOST makes no address for links', () => {
+    expect(() => loadConfig({ ...base, HOST: 'fe80::1%eth0' })).toThrow(
+      new ConfigError('PUBLIC_URL cannot default to the listen address HOST=fe80::1%eth0: set PUBLIC_URL (e.g. http://127.0.0.1:8001)'),
+    );
+  });
+
   it('refuses to start in production without SMTP_URL, and sends no mail with SMTP_URL=off', () => {
     const production = { ...base, NODE_ENV: 'production', ALLOWED_HOSTS: 'x.example', PUBLIC_URL: 'https://x.example' };
     expect(() => loadConfig(production)).toThrow(

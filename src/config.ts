@@ -34,7 +34,7 @@ export interface Config {
   signupLimitPerHour: number;
   /** Outgoing mail; undefined sends none (SMTP_URL=off, or unset outside production): the log notes each mail not sent, never its body. */
   smtpUrl: string | undefined;
-  /** The origin links in mails point to (`https://notes.example.com`), never the request's Host; required in production. */
+  /** The origin links in mails point to (`https://notes.example.com`), never the request's Host; required in production, `http://HOST:PORT` in development. */
   publicUrl: string;
   /** The From of every mail. */
   mailFrom: string;
@@ -122,13 +122,24 @@ function secretKey(env: Env, production: boolean): string {
   return generated;
 }
 
-const DEV_PUBLIC_URL = 'http://127.0.0.1:8001';
+/**
+ * PUBLIC_URL in development: where the server listens, so that mailed links reach it. A wildcard
+ * (0.0.0.0, ::) is no address to visit; this machine is, under a name the default ALLOWED_HOSTS takes.
+ */
+function devPublicUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  try {
+    return new URL(`http://${name}:${port}`).origin;
+  } catch {
+    throw new ConfigError(`PUBLIC_URL cannot default to the listen address HOST=${host}: set PUBLIC_URL (e.g. http://127.0.0.1:8001)`);
+  }
+}
 
-function publicUrl(env: Env, production: boolean): string {
+function publicUrl(env: Env, production: boolean, host: string, port: number): string {
   const raw = env.PUBLIC_URL?.trim();
   if (!raw) {
     if (production) throw new ConfigError('PUBLIC_URL must be set when NODE_ENV=production (e.g. https://notes.example.com)');
-    return DEV_PUBLIC_URL;
+    return devPublicUrl(host, port);
   }
   if (!/^https?:\/\/[^/\s]+\/?$/.test(raw)) throw new ConfigError(`PUBLIC_URL must look like https://host[:port] (got "${raw}")`);
   return new URL(raw).origin;
@@ -214,16 +225,18 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
   }
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const port = integer(env, 'PORT', 8001, 0, 65535);
   const secret = secretKey(env, production);
-  const origin = publicUrl(env, production);
+  const origin = publicUrl(env, production, host, port);
   const smtpUrl = smtp(env, production);
   const database = databaseUrl(env);
   const apiRateBurst = integer(env, 'API_RATE_BURST', 60, 1, 1_000_000);
   const apiRatePerSecond = integer(env, 'API_RATE_PER_SECOND', 10, 0, 1_000_000);
   const webConcurrency = integer(env, 'WEB_CONCURRENCY', defaultWorkers(database, env), 1, availableParallelism() * 4);
   return {
-    host: env.HOST?.trim() || '127.0.0.1',
-    port: integer(env, 'PORT', 8001, 0, 65535),
+    host,
+    port,
     databaseUrl: database,
     redisUrl,
     redisPrefix: env.REDIS_PREFIX?.trim() || 'groupnotes:',
