@@ -16,7 +16,7 @@ export const listsFeature: FastifyPluginAsync<Services> = async (app, services) 
 export { listsRepository } from './repository.js';
 export { NAME_MAX, STORE_MAX, UNIT_MAX } from './shopping/forms.js';
 export { SHOPPING } from './shopping/kind.js';
-export { formatCents, formatQuantity, MAX_PRICE_CENTS, MAX_QUANTITY_MILLI, parseMoney, parseQuantity } from './shopping/money.js';
+export { formatMoney, MAX_PRICE_CENTS, MAX_QUANTITY_MILLI, parseMoney, parseQuantity, showQuantity } from './shopping/money.js';
 export { isValidDueDate } from './todo/dates.js';
 export { DESCRIPTION_MAX, ITEM_TEXT_MAX } from './todo/forms.js';
 export { TODO } from './todo/kind.js';

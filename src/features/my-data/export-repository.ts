@@ -7,8 +7,11 @@ export const EXPORT_PAGE_SIZE = 200;
 
 export type ExportReminder = Pick<Reminder, 'local_time' | 'time_zone' | 'repeat' | 'message' | 'next_due_at'>;
 export type ExportNote = Omit<Note, 'excerpt' | 'view_version' | 'owner_id'> & { tag_ids: number[]; reminders: ExportReminder[] };
-export type ExportTodoList = TodoList & { items: TodoItem[] };
-export type ExportShoppingList = ShoppingList & { items: ShoppingItem[] };
+/** Who an item is for and who ticked it, by name (null: nobody, or an account since deleted): for the Markdown files. */
+export type ExportTodoList = TodoList & { items: (TodoItem & { assignee_name: string | null; done_by_name: string | null })[] };
+export type ExportShoppingList = ShoppingList & { items: (ShoppingItem & { done_by_name: string | null })[] };
+/** One of the user's own chat messages, with its group's name. */
+export type ExportChatMessage = { group_id: number; group_name: string; content: string; created_at: number };
 
 /**
  * Everything one user owns, read for their export: every query is scoped by owner_id (items
@@ -78,10 +81,13 @@ export class ExportRepository {
       if (lists.length === 0) return;
       const items = await this.db
         .selectFrom('todo_items')
-        .selectAll()
-        .where((eb) => isOneOf(this.db, eb.ref('list_id'), lists.map((list) => list.id)))
-        .orderBy('position')
-        .orderBy('id')
+        .leftJoin('users as assignee', 'assignee.id', 'todo_items.assignee_id')
+        .leftJoin('users as doer', 'doer.id', 'todo_items.done_by')
+        .selectAll('todo_items')
+        .select(['assignee.username as assignee_name', 'doer.username as done_by_name'])
+        .where((eb) => isOneOf(this.db, eb.ref('todo_items.list_id'), lists.map((list) => list.id)))
+        .orderBy('todo_items.position')
+        .orderBy('todo_items.id')
         .execute();
       yield lists.map((list) => ({ ...list, items: items.filter((item) => item.list_id === list.id) }));
       after = lists.at(-1)!.id;
@@ -94,12 +100,32 @@ export class ExportRepository {
       if (lists.length === 0) return;
       const items = await this.db
         .selectFrom('shopping_items')
-        .selectAll()
-        .where((eb) => isOneOf(this.db, eb.ref('list_id'), lists.map((list) => list.id)))
-        .orderBy('id')
+        .leftJoin('users as buyer', 'buyer.id', 'shopping_items.done_by')
+        .selectAll('shopping_items')
+        .select('buyer.username as done_by_name')
+        .where((eb) => isOneOf(this.db, eb.ref('shopping_items.list_id'), lists.map((list) => list.id)))
+        .orderBy('shopping_items.id')
         .execute();
       yield lists.map((list) => ({ ...list, items: items.filter((item) => item.list_id === list.id) }));
       after = lists.at(-1)!.id;
+    }
+  }
+
+  /** The user's own chat messages (not the other members': theirs to take away), by group, oldest first, a page at a time. */
+  async *chatMessages(authorId: number): AsyncGenerator<ExportChatMessage[]> {
+    for (let after = 0; ; ) {
+      const rows = await this.db
+        .selectFrom('chat_messages')
+        .innerJoin('groups', 'groups.id', 'chat_messages.group_id')
+        .select(['chat_messages.id', 'chat_messages.group_id', 'groups.name as group_name', 'chat_messages.content', 'chat_messages.created_at'])
+        .where('chat_messages.author_id', '=', authorId)
+        .where('chat_messages.id', '>', after)
+        .orderBy('chat_messages.id')
+        .limit(EXPORT_PAGE_SIZE)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows.map(({ group_id, group_name, content, created_at }) => ({ group_id, group_name, content, created_at: Number(created_at) }));
+      after = rows.at(-1)!.id;
     }
   }
 }

@@ -75,7 +75,7 @@ describe('export of my data', () => {
     expect(plan.endsWith('\n\n# Plan\n\nShip it.')).toBe(true);
     expect(frontMatter(files.get('Shared plan.md')!).group).toBe('Household');
     expect(files.get('To-do lists/Chores.md')).toContain('- [x] Water the plants (due 2024-05-01)\n- [ ] Fix the door');
-    expect(files.get('Shopping lists/Groceries.md')).toContain('- [x] Apples (1.5 kg), about 2.49 each\n- [ ] Bread\n');
+    expect(files.get('Shopping lists/Groceries.md')).toContain('- [x] Apples (1.5 kg · about 2.49 each)\n- [ ] Bread\n');
 
     const document = exportDocumentSchema.parse(JSON.parse(files.get('groupnotes.json')!));
     expect(document.notes.map((note) => note.title).sort()).toEqual(['../../etc/passwd', 'Plan', 'Same', 'Shared plan', 'same']);
@@ -90,6 +90,41 @@ describe('export of my data', () => {
     expect(document.groups).toEqual([{ id: group.id, name: 'Household' }]);
     expect(document.todo_lists).toEqual([expect.objectContaining({ title: 'Chores', items: [expect.objectContaining({ text: 'Water the plants', is_done: 1, done_at: null }), expect.objectContaining({ text: 'Fix the door' })] })]);
     expect(document.shopping_lists).toEqual([expect.objectContaining({ title: 'Groceries', group_permission: 'read', items: [expect.objectContaining({ name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 }), expect.objectContaining({ name: 'Bread' })] })]);
+  });
+
+  it('writes the lists and the chat for their owner: in their language and currency, with who ticked and who it is for, and file names without stray dashes', async () => {
+    const { user, browser } = await loggedIn(t);
+    await t.db.updateTable('users').set({ language: 'uk', currency: 'UAH', timezone: 'Europe/Kyiv' }).where('id', '=', user.id).execute();
+    const member = await createUser(t.db, { username: 'sofiia' });
+    const group = await createGroup(t.db, user, [member], 'Родина');
+    const chores = await createTodoList(t.db, user, { title: 'Справи', sharedWith: [member] });
+    await addTodoItem(t.db, chores, { text: 'Заплатити за світло', due_date: '2026-12-04', assignee: member });
+    const paid = await addTodoItem(t.db, chores, { text: 'Винести сміття', is_done: 1, position: 1 });
+    await t.db.updateTable('todo_items').set({ done_by: member.id }).where('id', '=', paid.id).execute();
+    const shop = await createShoppingList(t.db, user, { title: 'Сільпо: субота' });
+    const bread = await addShoppingItem(t.db, shop, { name: 'Хліб', estimated_price_cents: 4250, is_bought: 1 });
+    await t.db.updateTable('shopping_items').set({ done_by: member.id }).where('id', '=', bread.id).execute();
+    await addShoppingItem(t.db, shop, { name: 'Гречка', quantity_milli: 1500, unit: 'кг', estimated_price_cents: null });
+    const at = Date.UTC(2026, 11, 4, 8, 5);
+    await t.db.insertInto('chat_messages').values([
+      { group_id: group.id, author_id: user.id, content: 'Хто купить хліб?\nІ молоко', created_at: at },
+      { group_id: group.id, author_id: member.id, content: 'Not mine to export', created_at: at + 1000 },
+      { group_id: group.id, author_id: user.id, content: 'Дякую!', created_at: at + 2000 },
+    ]).execute();
+
+    const files = await unzip((await browser.get('/accounts/export/')).rawPayload);
+    const todo = files.get('Списки справ/Справи.md')!;
+    expect(todo).toContain('- [ ] Заплатити за світло (до 2026-12-04 · для sofiia)');
+    expect(todo).toContain('- [x] Винести сміття (виконано: sofiia)');
+    const shopping = files.get('Списки покупок/Сільпо - субота.md')!;
+    expect(shopping.replace(/\u00a0|\u202f/g, ' ')).toContain('- [x] Хліб (приблизно 42,50 ₴ за одиницю · куплено: sofiia)');
+    expect(shopping).toContain('- [ ] Гречка (1,5 кг)');
+    const chat = files.get('Чат/Родина.md')!;
+    expect(chat).toContain('# Мої повідомлення в групі «Родина»');
+    // In the owner's zone (Kyiv, two hours ahead in December), a message's lines kept together.
+    expect(chat).toMatch(/- 4 груд\. 2026 р\., 10:05: Хто купить хліб\?\n  І молоко\n- 4 груд\. 2026 р\., 10:05: Дякую!/);
+    expect(chat).not.toContain('Not mine to export');
+    expect([...files.keys()].some((name) => /\w- /u.test(name))).toBe(false);
   });
 
   it('pages through many notes into one valid zip', async () => {

@@ -15,6 +15,8 @@ export function slugify(title: string): string {
     .replace(/[^\p{L}\p{N}\p{M} _-]+/gu, '-')
     .replace(/\s+/g, ' ')
     .replace(/-{2,}/g, '-')
+    // A dash that stands for punctuation next to a space ("Сільпо: субота") is a spaced dash.
+    .replace(/ ?- ?/g, (dash) => (dash.length > 1 ? ' - ' : '-'))
     .replace(/^[\s-]+|[\s-]+$/g, '')
     .slice(0, MAX_NAME_LENGTH)
     .trim();

@@ -1,6 +1,8 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { Notebook, ShoppingItem, Tag, TodoItem } from '../../db/schema.js';
-import { formatCents, formatQuantity } from '../lists/index.js';
+import type { Notebook, Tag } from '../../db/schema.js';
+import type { Translator } from '../../platform/i18n/index.js';
+import { dateTimeIn } from '../../platform/time-zones.js';
+import { formatMoney, showQuantity } from '../lists/index.js';
 import type { ExportNote, ExportShoppingList, ExportTodoList } from './export-repository.js';
 
 const PRIORITY_NAMES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -32,28 +34,46 @@ export function noteMarkdown(note: ExportNote, notebooks: Map<number, Notebook>,
   return withFrontMatter(fields, note.content);
 }
 
-const checkbox = (done: number, text: string) => `- [${done === 1 ? 'x' : ' '}] ${text.replace(/\r?\n/g, ' ')}`;
+const checkbox = (done: number, text: string, notes: string[]) => `- [${done === 1 ? 'x' : ' '}] ${text.replace(/\r?\n/g, ' ')}${notes.length ? ` (${notes.join(' · ')})` : ''}`;
 
-function todoLine(item: TodoItem): string {
-  return checkbox(item.is_done, item.due_date ? `${item.text} (due ${item.due_date})` : item.text);
+/** How the lists' files are written for their owner: in their language and currency. */
+export interface ListWords {
+  t: Translator['t'];
+  language: string;
+  currency: string;
 }
 
-function shoppingLine(item: ShoppingItem): string {
-  const amount = item.quantity_milli === 1000 && !item.unit ? '' : ` (${formatQuantity(item.quantity_milli)}${item.unit ? ` ${item.unit}` : ''})`;
-  const price = item.estimated_price_cents === null ? '' : `, about ${formatCents(item.estimated_price_cents)} each`;
-  return checkbox(item.is_done, `${item.name}${amount}${price}`);
+function todoLine(item: ExportTodoList['items'][number], words: ListWords): string {
+  const notes = [
+    item.due_date ? words.t('export.due', { date: item.due_date }) : null,
+    item.assignee_name ? words.t('export.assigned_to', { name: item.assignee_name }) : null,
+    item.is_done === 1 && item.done_by_name ? words.t('export.done_by', { name: item.done_by_name }) : null,
+  ];
+  return checkbox(item.is_done, item.text, notes.filter((note) => note !== null));
 }
 
-export function todoListMarkdown(list: ExportTodoList): string {
+function shoppingLine(item: ExportShoppingList['items'][number], words: ListWords): string {
+  const amount = item.quantity_milli === 1000 && !item.unit ? null : `${showQuantity(item.quantity_milli, words.language)}${item.unit ? ` ${item.unit}` : ''}`;
+  const price = item.estimated_price_cents === null ? null : words.t('export.price_each', { price: formatMoney(item.estimated_price_cents, words.currency, words.language) });
+  const buyer = item.is_done === 1 && item.done_by_name ? words.t('export.bought_by', { name: item.done_by_name }) : null;
+  return checkbox(item.is_done, item.name, [amount, price, buyer].filter((note) => note !== null));
+}
+
+export function todoListMarkdown(list: ExportTodoList, words: ListWords): string {
   const fields = { title: list.title, kind: 'todo', created: iso(list.created_at), updated: iso(list.updated_at) };
   const intro = list.description ? `${list.description}\n\n` : '';
-  return withFrontMatter(fields, `# ${list.title}\n\n${intro}${list.items.map(todoLine).join('\n')}\n`);
+  return withFrontMatter(fields, `# ${list.title}\n\n${intro}${list.items.map((item) => todoLine(item, words)).join('\n')}\n`);
 }
 
-export function shoppingListMarkdown(list: ExportShoppingList, groups: Map<number, string>): string {
+export function shoppingListMarkdown(list: ExportShoppingList, groups: Map<number, string>, words: ListWords): string {
   const fields: Record<string, unknown> = { title: list.title, kind: 'shopping', store: list.store_name || null, created: iso(list.created_at), updated: iso(list.updated_at) };
   if (list.group_id !== null && groups.has(list.group_id)) fields.group = groups.get(list.group_id);
-  return withFrontMatter(fields, `# ${list.title}\n\n${list.items.map(shoppingLine).join('\n')}\n`);
+  return withFrontMatter(fields, `# ${list.title}\n\n${list.items.map((item) => shoppingLine(item, words)).join('\n')}\n`);
+}
+
+/** One of the user's own chat messages as a Markdown list item: when (in their zone), then the text, its lines kept. */
+export function chatLine(message: { content: string; created_at: number }, timeZone: string, language: string): string {
+  return `- ${dateTimeIn(timeZone, message.created_at, language)}: ${message.content.replace(/\r?\n/g, '\n  ')}`;
 }
 
 /** What a Markdown file from another notes app says about itself; every field may be absent. */

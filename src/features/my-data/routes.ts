@@ -89,7 +89,7 @@ export const myDataPages: FastifyPluginAsync<Services> = async (app, services) =
     const user = request.user!;
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
-    const zip = exportZip(new ExportRepository(db), user, now);
+    const zip = exportZip(new ExportRepository(db), user, requestTranslator(request), now);
     // Finished, failed or abandoned by the client: the stream closes in every case.
     zip.once('close', slot.release);
     return reply
