@@ -47,4 +47,4 @@ if (target) {
 // tokens list) names that page's address: a reload then asks for the page instead of sending the
 // form again.
 const pageUrl = document.querySelector('[data-page-url]')?.dataset.pageUrl;
-if (pageUrl && pageUrl.startsWith('/') && !pageUrl.startsWith('//')) history.replaceState(history.state, '', pageUrl);
+if (pageUrl && pageUrl.startsWith('/') && !pageUrl.startsWith('//')) window.history.replaceState(window.history.state, '', pageUrl);

@@ -122,7 +122,7 @@ describe('export of my data', () => {
     const chat = files.get('Чат/Родина.md')!;
     expect(chat).toContain('# Мої повідомлення в групі «Родина»');
     // In the owner's zone (Kyiv, two hours ahead in December), a message's lines kept together.
-    expect(chat).toMatch(/- 4 груд\. 2026 р\., 10:05: Хто купить хліб\?\n  І молоко\n- 4 груд\. 2026 р\., 10:05: Дякую!/);
+    expect(chat).toMatch(/- 4 груд\. 2026 р\., 10:05: Хто купить хліб\?\n {2}І молоко\n- 4 груд\. 2026 р\., 10:05: Дякую!/);
     expect(chat).not.toContain('Not mine to export');
     expect([...files.keys()].some((name) => /\w- /u.test(name))).toBe(false);
   });
