@@ -87,9 +87,9 @@ describe('notes in everyday use, in the browser', () => {
     const url = new URL(ana.page.url());
     expect(url.searchParams.get('tag')).not.toBeNull();
     expect(await ana.page.locator('.note-title').allTextContents()).toEqual(['Trip budget']);
-    expect(await ana.page.locator('.filter-chips').textContent()).toContain('in travel');
+    expect(await ana.page.locator('.filter-chips').textContent()).toContain('tagged “travel”');
 
-    await ana.page.getByRole('link', { name: /in travel/ }).click();
+    await ana.page.getByRole('link', { name: /tagged “travel”/ }).click();
     await ana.audit();
     expect(new URL(ana.page.url()).searchParams.get('tag')).toBeNull();
     expect(await ana.page.locator('.note-title').allTextContents()).toEqual(['Trip photos', 'Trip budget']);

@@ -6,6 +6,7 @@ export * from './audience.js';
 export * from './cluster.js';
 export * from './database.js';
 export * from './django-dumps.js';
+export * from './every-page.js';
 export * from './groups-api.js';
 export * from './helpers.js';
 export * from './language-markers.js';

@@ -30,9 +30,11 @@ function outsideMarkers(text: string, allowed: readonly string[]): string {
   return rest;
 }
 
-/** Every piece of readable text of `html` that holds a letter outside the markers. */
-export function unwrappedText(html: string, userContent: readonly string[] = []): string[] {
-  const allowed = ['groupnotes', ...userContent].sort((a, b) => b.length - a.length);
+/**
+ * Every piece of text of `html` a person reads: read attributes, then button values, then the
+ * text between tags in the page's order.
+ */
+export function readableText(html: string): string[] {
   // Scripts and styles are not read; a <time> is a date Intl wrote in the page's language; code
   // (a path, a header, a JSON schema, a key to type) is the same in every language.
   const page = html
@@ -51,7 +53,13 @@ export function unwrappedText(html: string, userContent: readonly string[] = [])
   }
   // Text between tags; <title> and every element's text alike.
   for (const match of page.matchAll(/>([^<]+)</g)) pieces.push(decode(match[1]!));
-  return pieces.filter((piece) => /\p{L}/u.test(outsideMarkers(piece, allowed))).map((piece) => piece.trim());
+  return pieces;
+}
+
+/** Every piece of readable text of `html` that holds a letter outside the markers. */
+export function unwrappedText(html: string, userContent: readonly string[] = []): string[] {
+  const allowed = ['groupnotes', ...userContent].sort((a, b) => b.length - a.length);
+  return readableText(html).filter((piece) => /\p{L}/u.test(outsideMarkers(piece, allowed))).map((piece) => piece.trim());
 }
 
 /** Fails, naming the page and the text, on any readable text outside the catalogue's markers. */

@@ -17,6 +17,17 @@
   const words = root.dataset;
   const fill = (text, name, value) => (text ?? '').split(`{${name}}`).join(value);
   const CLOSE_NO_ACCESS = 4403;
+  // The account's zone (data-time-zone on <body>), which the server writes the page's times in;
+  // one this browser does not know leaves the browser's own.
+  const timeZone = (() => {
+    try {
+      return new Intl.DateTimeFormat(undefined, { timeZone: document.body.dataset.timeZone || undefined }).resolvedOptions().timeZone;
+    } catch {
+      return undefined;
+    }
+  })();
+  /** The day of `date` in that zone, as YYYY-MM-DD (en-CA writes dates so), like the server's todayIn. */
+  const dayOf = (date) => date.toLocaleDateString('en-CA', { timeZone });
 
   const known = new Set();
   for (const item of log.querySelectorAll('li[data-message-id]')) known.add(Number(item.dataset.messageId));
@@ -45,25 +56,26 @@
   }
 
   /**
-   * One format for every message, history and live alike, in the reader's zone and the page's
+   * One format for every message, history and live alike, in the account's zone and the page's
    * language: "22:10" today, "24 Nov, 22:10" before, with the year when not this year's (the
-   * server writes the same for the account's zone: chat-views.tsx chatTime).
+   * server writes the same: chat-views.tsx chatTime).
    */
   function formatTime(iso) {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return iso;
-    const now = new Date();
-    const options = { hour: '2-digit', minute: '2-digit' };
-    if (date.toDateString() !== now.toDateString()) {
-      Object.assign(options, { month: 'short', day: 'numeric' }, date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' });
+    const day = dayOf(date);
+    const today = dayOf(new Date());
+    const options = { timeZone, hour: '2-digit', minute: '2-digit' };
+    if (day !== today) {
+      Object.assign(options, { month: 'short', day: 'numeric' }, day.slice(0, 4) === today.slice(0, 4) ? {} : { year: 'numeric' });
     }
     return date.toLocaleString(root.dataset.locale || undefined, options);
   }
 
-  /** The time's tooltip: the whole date and time, in the page's language. */
+  /** The time's tooltip: the whole date and time, in the account's zone and the page's language. */
   function fullTime(iso) {
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(root.dataset.locale || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(root.dataset.locale || undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
   }
 
   function messageElement(message) {

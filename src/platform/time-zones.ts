@@ -2,18 +2,8 @@
 
 export const DEFAULT_TIME_ZONE = 'UTC';
 
-/** Every zone this Node.js lists (its ICU data's canonical names), with UTC first. */
-export const TIME_ZONES: readonly string[] = [...new Set([DEFAULT_TIME_ZONE, ...Intl.supportedValuesOf('timeZone')])];
-const listed = new Set(TIME_ZONES);
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
-
-/**
- * A zone Node.js can compute with: a listed one, or another name it accepts. Node 20's ICU lists
- * older names (Europe/Kiev) but accepts the current ones (Europe/Kyiv) that browsers send.
- */
-export function isTimeZone(name: string): boolean {
-  if (listed.has(name)) return true;
-  if (!ZONE_NAME.test(name)) return false;
+/** Whether this Node.js computes with the name. */
+function accepted(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;
@@ -22,9 +12,60 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-/** TIME_ZONES, with `current` too when it is a name not listed (Europe/Kyiv on Node 20). */
+/**
+ * Names the tz database has replaced (a city renamed, a spelling changed) that ICU still lists
+ * and gives back as its canonical ids, with the name browsers and the tz database use now. Only
+ * renames: zones merged into another country's (Europe/Bratislava into Europe/Prague) keep their
+ * own name, which is the one people look for.
+ */
+const RENAMED: readonly (readonly [string, string])[] = [
+  ['Africa/Asmera', 'Africa/Asmara'],
+  ['America/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
+  ['America/Catamarca', 'America/Argentina/Catamarca'],
+  ['America/Coral_Harbour', 'America/Atikokan'],
+  ['America/Cordoba', 'America/Argentina/Cordoba'],
+  ['America/Godthab', 'America/Nuuk'],
+  ['America/Indianapolis', 'America/Indiana/Indianapolis'],
+  ['America/Jujuy', 'America/Argentina/Jujuy'],
+  ['America/Louisville', 'America/Kentucky/Louisville'],
+  ['America/Mendoza', 'America/Argentina/Mendoza'],
+  ['Asia/Calcutta', 'Asia/Kolkata'],
+  ['Asia/Katmandu', 'Asia/Kathmandu'],
+  ['Asia/Rangoon', 'Asia/Yangon'],
+  ['Asia/Saigon', 'Asia/Ho_Chi_Minh'],
+  ['Atlantic/Faeroe', 'Atlantic/Faroe'],
+  ['Europe/Kiev', 'Europe/Kyiv'],
+  ['Pacific/Enderbury', 'Pacific/Kanton'],
+  ['Pacific/Ponape', 'Pacific/Pohnpei'],
+  ['Pacific/Truk', 'Pacific/Chuuk'],
+];
+const CURRENT_NAMES = new Map(RENAMED.filter(([, current]) => accepted(current)));
+
+/** A zone under its current name (Europe/Kyiv for a stored Europe/Kiev); another name as it is. */
+export function currentZoneName(name: string): string {
+  return CURRENT_NAMES.get(name) ?? name;
+}
+
+const icuNames = Intl.supportedValuesOf('timeZone');
+/** Every zone this Node.js lists, under its current name (Europe/Kyiv, not ICU's Europe/Kiev), with UTC first. */
+export const TIME_ZONES: readonly string[] = [...new Set([DEFAULT_TIME_ZONE, ...icuNames.map(currentZoneName)])];
+const offered = new Set(TIME_ZONES);
+const listed = new Set([...TIME_ZONES, ...icuNames]);
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/**
+ * A zone Node.js can compute with: a listed one, or another name it accepts. Node 20's ICU lists
+ * older names (Europe/Kiev) but accepts the current ones (Europe/Kyiv) that browsers send.
+ */
+export function isTimeZone(name: string): boolean {
+  if (listed.has(name)) return true;
+  return ZONE_NAME.test(name) && accepted(name);
+}
+
+/** TIME_ZONES, with `current` too when it is another name Node.js accepts (a link such as US/Eastern). */
 export function timeZoneChoices(current: string | undefined): readonly string[] {
-  return current && !listed.has(current) && isTimeZone(current) ? [current, ...TIME_ZONES] : TIME_ZONES;
+  const name = current && currentZoneName(current);
+  return name && !offered.has(name) && isTimeZone(name) ? [name, ...TIME_ZONES] : TIME_ZONES;
 }
 
 /** A zone as typed or guessed by a browser, or UTC when it is not one this server knows. */
@@ -68,4 +109,18 @@ export function dateTimeIn(timeZone: string, ms: number, language = 'en', style:
     if (isTimeZone(timeZone) && dateTimeFormats.size < 10_000) dateTimeFormats.set(id, format);
   }
   return format.format(new Date(ms));
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `timeZone` is ahead of UTC at `ms`, as `+02:00` or `-05:00` (`+00:00` for UTC itself). */
+export function utcOffsetIn(timeZone: string, ms = Date.now()): string {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en', { timeZone: timeZoneOr(timeZone), timeZoneName: 'longOffset' });
+    if (isTimeZone(timeZone) && offsetFormats.size < 1_000) offsetFormats.set(timeZone, format);
+  }
+  const name = format.formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  // "GMT+02:00"; UTC itself is "GMT" alone in some ICU releases.
+  return /[+-]\d{2}:\d{2}/.exec(name)?.[0] ?? '+00:00';
 }

@@ -1,12 +1,13 @@
 import { CURRENCIES } from './currencies.js';
 import { LANGUAGES } from '../../platform/i18n/index.js';
-import { localeOf, timeZoneChoices } from '../../platform/time-zones.js';
+import { currentZoneName, localeOf } from '../../platform/time-zones.js';
 import { type Choice, CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import { NoEmailNote } from './views.js';
 import { ReauthFields } from './reauth-views.js';
+import { timeZoneSelectChoices } from './time-zone-choices.js';
 
 /** None, then each currency's code with its name in the page's language. */
 function currencyChoices(ctx: ViewContext): Choice[] {
@@ -41,8 +42,9 @@ export function AccountPage({ ctx, values, errors = {}, withCode }: { ctx: ViewC
           <Field name="email" label={ctx.t('field.email_optional')} type="email" value={values.email} errors={errors} autocomplete="email"
             help={ctx.t('field.email_help')} />
           <ReauthFields ctx={ctx} errors={errors} withCode={withCode} help={ctx.t('reauth.password_for_email')} />
-          <Select name="timezone" label={ctx.t('account.timezone')} value={values.timezone} errors={errors} choices={timeZoneChoices(values.timezone).map((zone) => ({ value: zone, label: zone }))}
-            help={ctx.t('account.timezone_help')} />
+          {/* A stored older name (Europe/Kiev) is the same zone as its current one, which is offered. */}
+          <Select name="timezone" label={ctx.t('account.timezone')} value={values.timezone && currentZoneName(values.timezone)} errors={errors}
+            choices={timeZoneSelectChoices(ctx, values.timezone)} help={ctx.t('account.timezone_help')} />
           <Select name="currency" label={ctx.t('account.currency')} value={values.currency} errors={errors} choices={currencyChoices(ctx)}
             help={ctx.t('account.currency_help')} />
           <Select name="language" label={ctx.t('account.language')} value={values.language} errors={errors} choices={languageChoices(ctx)}

@@ -50,8 +50,8 @@ function TokenTable({ ctx, tokens }: { ctx: ViewContext; tokens: TokenRow[] }) {
               <th scope="row">{token.name}</th>
               <td data-label={ctx.t('tokens.token')}><code>{TOKEN_PREFIX}{token.hint}…</code></td>
               <td data-label={ctx.t('tokens.scope')}>{token.scope === 'write' ? ctx.t('tokens.scope_write') : ctx.t('tokens.scope_read')}</td>
-              <td data-label={ctx.t('tokens.created')}><Time ms={token.created_at} /></td>
-              <td data-label={ctx.t('tokens.last_used')}>{token.last_used_at === null ? ctx.t('tokens.never') : <Time ms={token.last_used_at} />}</td>
+              <td data-label={ctx.t('tokens.created')}><Time ms={token.created_at} timeZone={ctx.user?.timezone} /></td>
+              <td data-label={ctx.t('tokens.last_used')}>{token.last_used_at === null ? ctx.t('tokens.never') : <Time ms={token.last_used_at} timeZone={ctx.user?.timezone} />}</td>
               <td class="admin-actions">
                 <a href={`/accounts/tokens/${token.id}/delete/`} role="button" class="secondary outline" data-confirm aria-label={ctx.t('tokens.revoke_named', { name: token.name })}>
                   {ctx.t('tokens.revoke')}

@@ -126,7 +126,7 @@ describe('the token list', () => {
     expect(before).not.toContain('someone else’s');
     expect((await new ApiClient(t.app, { token }).get('/api/v1/me/')).statusCode).toBe(200);
     const after = (await browser.get('/accounts/tokens/')).body;
-    expect(after).toMatch(/data-label="Last used"><time datetime="[0-9T:.-]+Z">/);
+    expect(after).toMatch(/data-label="Last used"><time datetime="[0-9T:.-]+Z" data-zone="UTC"/);
   });
 
   it('is linked from the account page', async () => {

@@ -56,7 +56,7 @@ export function AdminUsersPage({ ctx, users, errors = {} }: { ctx: ViewContext; 
                   </>
                 )}
               </td>
-              <td data-label={ctx.t('admin.column_last_login')}>{user.last_login === null ? ctx.t('admin.never') : <Time ms={user.last_login} />}</td>
+              <td data-label={ctx.t('admin.column_last_login')}>{user.last_login === null ? ctx.t('admin.never') : <Time ms={user.last_login} timeZone={ctx.user?.timezone} />}</td>
               <td data-label={ctx.t('admin.column_two_factor')}>{user.totp_enabled === 1 ? ctx.t('admin.two_factor_on') : ctx.t('admin.two_factor_off')}</td>
               <td data-label={ctx.t('admin.column_status')}>{user.is_active === 1 ? ctx.t('admin.active') : ctx.t('admin.deactivated')}</td>
               <td class="admin-actions">
@@ -127,7 +127,7 @@ export function AuditLogPage({ ctx, entries }: { ctx: ViewContext; entries: Audi
           <tbody>
             {entries.map((entry) => (
               <tr>
-                <th scope="row"><Time ms={entry.at} /></th>
+                <th scope="row"><Time ms={entry.at} timeZone={ctx.user?.timezone} /></th>
                 <td data-label={ctx.t('admin.column_who')}>{entry.actor_name}</td>
                 <td data-label={ctx.t('admin.column_what')}>
                   {ACTION_LABELS[entry.action] ? ctx.t(ACTION_LABELS[entry.action]!) : entry.action}

@@ -94,7 +94,7 @@ export function ListPageFrame<List extends { id: number; title: string }, Item>(
       </section>
       {canTick ? <AddItemForm ctx={ctx} kind={kind} listId={list.id} fields={fields} {...item} /> : null}
       {canEdit ? <SharePanel ctx={ctx} kind={kind} listId={list.id} users={page.sharedWith} group={group} groups={page.ownerGroups} {...share} /> : null}
-      <AudiencePanel members={page.audience} viewerId={ctx.user!.id} noun={ctx.t('lists.noun', which)} groupName={group?.name ?? null} />
+      <AudiencePanel members={page.audience} viewerId={ctx.user!.id} kind={kind.name} groupName={group?.name ?? null} />
       <p><a href={`${kind.base}/`}>{ctx.t('lists.back', which)}</a></p>
       <script src={assetUrl('js/live-list.js')} defer />
     </Layout>

@@ -61,7 +61,7 @@ export const notebookPages: FastifyPluginAsync<Services> = async (app, { db }) =
     return reply.render(
       DeleteConfirmPage({
         ctx,
-        kind: ctx.t('notebook.kind'),
+        kind: 'notebook',
         name: notebook.title,
         action: `/notebooks/${notebook.id}/delete/`,
         cancel: `/notebooks/${notebook.id}/`,

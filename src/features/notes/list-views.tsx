@@ -56,7 +56,7 @@ function NoteItem({ ctx, note, viewerId }: { ctx: ViewContext; note: NoteRow; vi
       <NoteBadges ctx={ctx} note={note} viewerId={viewerId} />
       <div class="note-meta">
         <small>
-          {ctx.t('notes.updated')} <Time ms={note.updated_at} />
+          {ctx.t('notes.updated')} <Time ms={note.updated_at} timeZone={ctx.user?.timezone} />
         </small>
         {note.owner_id === viewerId ? (
           <span class="row-actions">
@@ -130,14 +130,14 @@ function FilterChips({ ctx, query }: { ctx: ViewContext; query: ListQuery }) {
       {query.notebook ? (
         <li>
           <a class="notebook-chip" href={listUrl({ ...query, notebook: undefined })}>
-            {ctx.t('notes.filter_in', { name: query.notebook.title })} <span aria-hidden="true">×</span>{remove}
+            {ctx.t('notes.filter_in', { filter: 'notebook', name: query.notebook.title })} <span aria-hidden="true">×</span>{remove}
           </a>
         </li>
       ) : null}
       {query.tag ? (
         <li>
           <a class="tag-chip" href={listUrl({ ...query, tag: undefined })}>
-            {ctx.t('notes.filter_in', { name: query.tag.name })} <span aria-hidden="true">×</span>{remove}
+            {ctx.t('notes.filter_in', { filter: 'tag', name: query.tag.name })} <span aria-hidden="true">×</span>{remove}
           </a>
         </li>
       ) : null}

@@ -32,7 +32,7 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
           <h1>{note.title}</h1>
           <NoteBadges ctx={ctx} note={note} viewerId={ctx.user!.id} />
           <small class="note-dates">
-            {ctx.t('note.written_by', { username: note.owner_username })} · {ctx.t('note.created_at')} <Time ms={note.created_at} /> · {ctx.t('note.updated_at')} <Time ms={note.updated_at} />
+            {ctx.t('note.written_by', { username: note.owner_username })} · {ctx.t('note.created_at')} <Time ms={note.created_at} timeZone={ctx.user?.timezone} /> · {ctx.t('note.updated_at')} <Time ms={note.updated_at} timeZone={ctx.user?.timezone} />
           </small>
           {owned ? <NoteActions ctx={ctx} note={note} /> : null}
         </header>
@@ -43,7 +43,7 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
           <p class="empty-state">{ctx.t('note.no_text')}</p>
         )}
       </article>
-      <AudiencePanel members={note.audience} viewerId={ctx.user!.id} noun="note" groupName={note.group_name} />
+      <AudiencePanel members={note.audience} viewerId={ctx.user!.id} kind="note" groupName={note.group_name} />
       {owned && reminders ? <NoteReminders ctx={ctx} noteId={note.id} reminders={reminders.items} form={reminders.form} /> : null}
       <p>
         <a href="/notes/">← {ctx.t('note.all_notes')}</a>

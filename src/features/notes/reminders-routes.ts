@@ -51,7 +51,7 @@ export function reminderRoutes(app: FastifyInstance, { reminders, scheduler, own
     return reply.render(
       DeleteConfirmPage({
         ctx,
-        kind: ctx.t('reminder.kind'),
+        kind: 'reminder',
         name: `${reminder.note_title}: ${reminderWhen(ctx, reminder)}${reminder.message ? ` · ${reminder.message}` : ''}`,
         action: `/reminders/${reminder.id}/delete/`,
         cancel: `/notes/${reminder.note_id}/`,

@@ -1,7 +1,7 @@
 import { CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import type { ViewContext } from '../../platform/views/context.js';
-import { dateTimeIn, timeZoneOr } from '../../platform/time-zones.js';
+import { currentZoneName, dateTimeIn, timeZoneOr } from '../../platform/time-zones.js';
 import { MESSAGE_MAX, REPEATS } from './reminders-forms.js';
 import type { ReminderRow } from './reminders-repository.js';
 
@@ -11,10 +11,17 @@ export interface ReminderFormState {
   errors: FormErrors;
 }
 
-/** When a reminder next fires, in the zone it was entered in (its schedule's zone), in the page's language. */
-export function reminderWhen(ctx: Pick<ViewContext, 't' | 'language'>, reminder: Pick<ReminderRow, 'time_zone' | 'next_due_at'>): string {
-  const zone = timeZoneOr(reminder.time_zone);
-  return ctx.t('reminder.when', { when: dateTimeIn(zone, reminder.next_due_at, ctx.language), zone });
+/**
+ * The zone a reminder is shown in: the reader's own, as every time on their pages and in the
+ * reminder's mail, even when the schedule was entered in another (before the account's zone
+ * changed). The repeats keep the schedule's zone.
+ */
+const shownZone = (ctx: Pick<ViewContext, 'user'>, reminder: Pick<ReminderRow, 'time_zone'>) => timeZoneOr(ctx.user?.timezone, timeZoneOr(reminder.time_zone));
+
+/** When a reminder next fires, in the reader's zone and the page's language. */
+export function reminderWhen(ctx: Pick<ViewContext, 't' | 'language' | 'user'>, reminder: Pick<ReminderRow, 'time_zone' | 'next_due_at'>): string {
+  const zone = shownZone(ctx, reminder);
+  return ctx.t('reminder.when', { when: dateTimeIn(zone, reminder.next_due_at, ctx.language), zone: currentZoneName(zone) });
 }
 
 const repeatLabel = (ctx: ViewContext, repeat: ReminderRow['repeat']) => ctx.t(REPEATS.find((choice) => choice.value === repeat)?.label ?? 'reminder.repeat_none');
@@ -35,7 +42,7 @@ export function NoteReminders({ ctx, noteId, reminders, form = { values: {}, err
         <ul class="reminder-list">
           {reminders.map((reminder) => (
             <li class="reminder">
-              <time datetime={new Date(reminder.next_due_at).toISOString()} data-zone={timeZoneOr(reminder.time_zone)}>{reminderWhen(ctx, reminder)}</time> · {repeatLabel(ctx, reminder.repeat)}
+              <time datetime={new Date(reminder.next_due_at).toISOString()} data-zone={shownZone(ctx, reminder)}>{reminderWhen(ctx, reminder)}</time> · {repeatLabel(ctx, reminder.repeat)}
               {reminder.message ? <> · {reminder.message}</> : null}{' '}
               <form method="post" action={`/reminders/${reminder.id}/delete/`} class="inline">
                 <CsrfField ctx={ctx} />
@@ -50,7 +57,7 @@ export function NoteReminders({ ctx, noteId, reminders, form = { values: {}, err
         <FormAlert errors={form.errors} />
         <div class="grid">
           <Field name="remind_at" label={ctx.t('reminder_form.remind_at')} type="datetime-local" value={form.values.remind_at} errors={form.errors} required
-            help={ctx.t('reminder_form.zone_help', { zone: ctx.user!.timezone })} />
+            help={ctx.t('reminder_form.zone_help', { zone: currentZoneName(ctx.user!.timezone) })} />
           <Select name="repeat" label={ctx.t('reminder_form.repeat_label')} value={form.values.repeat ?? 'none'} errors={form.errors}
             choices={REPEATS.map((choice) => ({ value: choice.value, label: ctx.t(choice.label) }))} />
         </div>

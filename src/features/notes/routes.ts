@@ -199,7 +199,7 @@ export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect
     return reply.render(
       DeleteConfirmPage({
         ctx,
-        kind: ctx.t('note.kind'),
+        kind: 'note',
         name: note.title,
         action: `/notes/${note.id}/delete/`,
         cancel: `/notes/${note.id}/`,

@@ -64,10 +64,10 @@ describe('the filters of a search', () => {
     await createNote(t.db, me.user, { title: 'Tomato soup' });
     const list = await found(`/notes/?tag=${tag.id}`);
     expect(list.body).toContain(`<input type="hidden" name="tag" value="${tag.id}"/>`);
-    expect(list.body).toMatch(/<a class="tag-chip" href="\/notes\/">in Garden/);
+    expect(list.body).toMatch(/<a class="tag-chip" href="\/notes\/">tagged “Garden”/);
     const search = await found(`/notes/?q=tomato&tag=${tag.id}`);
     expect(search.ids).toEqual([tagged.id]);
-    expect(search.body).toMatch(/<a class="tag-chip" href="\/notes\/\?q=tomato">in Garden/);
+    expect(search.body).toMatch(/<a class="tag-chip" href="\/notes\/\?q=tomato">tagged “Garden”/);
   });
 });
 

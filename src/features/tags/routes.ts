@@ -54,7 +54,7 @@ export const tagPages: FastifyPluginAsync<Services> = async (app, { db }) => {
     return reply.render(
       DeleteConfirmPage({
         ctx,
-        kind: ctx.t('tag.kind'),
+        kind: 'tag',
         name: tag.name,
         action: `/tags/${tag.id}/delete/`,
         cancel: '/tags/',

@@ -80,16 +80,16 @@ describe('the platform’s pages say only catalogue words', () => {
     }
   });
 
-  it('the delete confirmation page and the audience panel, given their kind and noun translated', () => {
+  it('the delete confirmation page and the audience panel, given the kind of their object', () => {
     const ctx = context();
-    const page = DeleteConfirmPage({ ctx, kind: '⟦notebook⟧', name: '⟦Soup⟧', action: '/notebooks/1/delete/', cancel: '/notebooks/1/', consequence: '⟦Its notes stay.⟧' });
+    const page = DeleteConfirmPage({ ctx, kind: 'notebook', name: '⟦Soup⟧', action: '/notebooks/1/delete/', cancel: '/notebooks/1/', consequence: '⟦Its notes stay.⟧' });
     expectAllWrapped('delete confirmation', renderPage(page, translator('en')));
     const members = [
       { id: 1, username: 'dana', role: 'change' as const, via: ['owner' as const] },
       { id: 2, username: 'olek', role: 'tick' as const, via: ['share' as const, 'group' as const] },
       { id: 3, username: 'ira', role: 'read' as const, via: ['group' as const] },
     ];
-    const panel = Layout({ ctx, title: '⟦Soup⟧', children: AudiencePanel({ members, viewerId: 1, noun: '⟦note⟧', groupName: '⟦Kitchen⟧' }) });
+    const panel = Layout({ ctx, title: '⟦Soup⟧', children: AudiencePanel({ members, viewerId: 1, kind: 'note', groupName: '⟦Kitchen⟧' }) });
     expectAllWrapped('audience panel', renderPage(panel, translator('en')), ['dana', 'olek', 'ira']);
   });
 });

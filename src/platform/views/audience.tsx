@@ -23,21 +23,21 @@ function groupRole(members: AudienceMember[]): AudienceRole | null {
 /**
  * "Who can see this": everyone who may read an object, what each may do, and why (owner, shared
  * by name, member of the group). It shows what the feature's access rules answered
- * (platform/audience.ts), and knows nothing of notes or lists: `noun` names the object.
+ * (platform/audience.ts), and knows of notes and lists only their words: `kind` names the object.
  *
  * Only the owner is shown everyone by name. Anyone else who reads the object is shown its owner,
  * its group with how many of its members read it, and how many people it is shared with by name:
  * whom the owner shared it with by name is the owner's to know, and a group's members are shown
  * to its members on the group's own page, not to whoever reads one of its objects.
  */
-export function AudiencePanel({ members, viewerId, noun, groupName }: {
+export function AudiencePanel({ members, viewerId, kind, groupName }: {
   members: AudienceMember[];
   viewerId: number;
   /**
-   * "note", "to-do list"..., translated by the caller, in the form the language puts after
-   * "can read this" (Ukrainian: the accusative, `нотатку`).
+   * What is read: a select value of audience.readers, which words it as the language wants it
+   * after "can read this" (Ukrainian: the accusative, `нотатку`).
    */
-  noun: string;
+  kind: 'note' | 'todo' | 'shopping';
   /** The object's group, if it has one: its members are among `members`. */
   groupName: string | null;
 }) {
@@ -49,7 +49,7 @@ export function AudiencePanel({ members, viewerId, noun, groupName }: {
     <section class="audience" aria-labelledby="audience-heading">
       <h2 id="audience-heading">{say('audience.heading')}</h2>
       <p>
-        {say({ key: 'audience.readers', values: { count: members.length, noun } })}; {say({ key: 'audience.changers', values: { count: changers } })}
+        {say({ key: 'audience.readers', values: { count: members.length, kind } })}; {say({ key: 'audience.changers', values: { count: changers } })}
         {tickers ? <>, {say({ key: 'audience.tickers', values: { count: tickers } })}</> : null}.
         {groupName ? <> {say({ key: 'audience.group', values: { group: groupName } })}</> : null}
       </p>

@@ -6,12 +6,15 @@ import type { ViewContext } from './context.js';
 // Pieces shared by several features: the delete confirmation and dates.
 
 /**
- * GET on a /delete/ path: says what will go and asks for the POST. `kind` comes translated by the
- * caller, in the form the language puts after "delete" (Ukrainian: the accusative, `нотатку`).
+ * What a delete confirmation deletes: a select value of its messages (confirm.delete_*), which
+ * word it as each language wants it after "delete" (Ukrainian: the accusative, `нотатку`).
  */
+export type DeletedKind = 'note' | 'reminder' | 'notebook' | 'tag' | 'item';
+
+/** GET on a /delete/ path: says what will go and asks for the POST. */
 export function DeleteConfirmPage({ ctx, kind, name, action, cancel, consequence }: {
   ctx: ViewContext;
-  kind: string;
+  kind: DeletedKind;
   name: string;
   action: string;
   cancel: string;

@@ -113,18 +113,25 @@ export interface Choice {
   label: string;
 }
 
+/** Choices under a heading (an <optgroup>): the common ones first, say, then the rest. */
+export interface ChoiceGroup {
+  group: string;
+  choices: Choice[];
+}
+
 /** A labelled select; the choice whose value equals `value` (or the empty one) is selected. */
-export function Select({ name, label, value, choices, errors = {}, help }: ControlProps & { value?: string | undefined; choices: Choice[] }) {
+export function Select({ name, label, value, choices, errors = {}, help }: ControlProps & { value?: string | undefined; choices: (Choice | ChoiceGroup)[] }) {
   const id = `id_${name}`;
   const messages = errors[name] ?? [];
+  const option = (choice: Choice) => (
+    <option value={choice.value} selected={choice.value === (value ?? '')}>
+      {choice.label}
+    </option>
+  );
   return (
     <Control id={id} label={label} messages={messages} help={help}>
       <select id={id} name={name} aria-invalid={messages.length ? 'true' : undefined} aria-describedby={describedBy(id, messages, help)}>
-        {choices.map((choice) => (
-          <option value={choice.value} selected={choice.value === (value ?? '')}>
-            {choice.label}
-          </option>
-        ))}
+        {choices.map((choice) => ('group' in choice ? <optgroup label={choice.group}>{choice.choices.map(option)}</optgroup> : option(choice)))}
       </select>
     </Control>
   );

@@ -129,7 +129,8 @@ export function Layout({ ctx, title, children }: { ctx: ViewContext; title: stri
         {ctx.navigation.map(({ link }) => (link.script ? <script src={assetUrl(link.script)} defer /> : null))}
         {ctx.user ? <script src={assetUrl('js/confirm.js')} defer /> : null}
       </head>
-      <body data-locale={localeOf(ctx.language)}>
+      {/* The reader's zone, for times the scripts write (chat.js): as the server writes the page's. */}
+      <body data-locale={localeOf(ctx.language)} data-time-zone={ctx.user?.timezone}>
         <a class="skip-link" href="#main">{ctx.t('layout.skip')}</a>
         <header class="site-header">
           <div class="container">

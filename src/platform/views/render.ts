@@ -86,7 +86,8 @@ export const renderDecorator = fp<{ budgetBytes: number }>(async (app, { budgetB
     if (!cache || token === undefined || messages.length > 0) {
       return sendPage(this, Buffer.from(renderPage(await build({ ...context, takeMessages: () => messages }, ignoreToken), translator)));
     }
-    const page = `${context.language}\0${pathOf(request.url)}\0${key}`;
+    // Times are written in the reader's zone: readers of a shared page in two zones get two copies.
+    const page = `${context.language}\0${user?.timezone ?? ''}\0${pathOf(request.url)}\0${key}`;
     const ownKey = `${user?.id ?? ''}\0${user?.username ?? ''}\0${page}`;
     // A page kept for every caller who gets it: the caller is named by the navigation and marks alone.
     const sharedKey = `\0shared\0${page}`;
