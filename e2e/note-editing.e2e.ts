@@ -117,4 +117,32 @@ describe('notes in everyday use, in the browser', () => {
     expect(await ben.page.locator('.badge-pinned').allTextContents()).toEqual(['Pinned by nf_ana']);
     expect(await ben.page.getByRole('button', { name: /^(Pin|Unpin) / }).count()).toBe(0);
   });
+
+  test('leaving a half-written note through the navigation asks first; staying keeps the text, saving asks nothing', async () => {
+    await ana.visit('/notes/new/');
+    await fill(ana, { Title: 'Half written' });
+    // Typed as a person types (a browser asks before leaving only a page someone has used).
+    await ana.page.getByLabel('Text').click();
+    await ana.page.keyboard.type('The first thoughts');
+    const asked: string[] = [];
+    ana.page.once('dialog', (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await ana.page.getByRole('link', { name: 'Notebooks', exact: true }).click();
+    await expect.poll(() => asked).toEqual(['beforeunload']);
+    expect(new URL(ana.page.url()).pathname).toBe('/notes/new/');
+    expect(await ana.page.getByLabel('Text').inputValue()).toBe('The first thoughts');
+    // Saved, it leaves without a question; a form left as it came asks nothing either.
+    ana.page.on('dialog', (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    expect(await submit(ana, 'Save')).toBe(302);
+    await ana.visit('/notes/new/');
+    await ana.page.getByRole('link', { name: 'Notebooks', exact: true }).click();
+    await ana.page.waitForURL('**/notebooks/');
+    expect(asked).toEqual(['beforeunload']);
+    ana.page.removeAllListeners('dialog');
+  });
 });

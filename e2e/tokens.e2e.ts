@@ -40,7 +40,12 @@ describe('access tokens in the browser', () => {
     await dora.visit('/accounts/tokens/');
     expect(await dora.page.content()).not.toContain(token!);
     expect(await dora.page.getByText(`${token!.slice(0, 8)}…`).isVisible()).toBe(true);
-    expect(await submit(dora, 'Revoke backup script')).toBe(302);
+    // Revoking asks first, in a dialog over the list (the confirmation page's form).
+    await dora.page.getByRole('button', { name: 'Revoke backup script' }).click();
+    const dialog = dora.page.getByRole('dialog', { name: 'Revoke the token “backup script”?' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await me(token!).then((response) => response.status)).toBe(200);
+    expect(await submit(dora, 'Revoke')).toBe(302);
     await dora.audit();
     await expect.poll(() => dora.page.getByText('You have no tokens yet.').isVisible()).toBe(true);
     expect((await me(token!)).status).toBe(401);

@@ -48,3 +48,19 @@ if (target) {
 // form again.
 const pageUrl = document.querySelector('[data-page-url]')?.dataset.pageUrl;
 if (pageUrl && pageUrl.startsWith('/') && !pageUrl.startsWith('//')) window.history.replaceState(window.history.state, '', pageUrl);
+
+// A form marked data-warn-unsaved (a note being written) asks before its page is left with what
+// was typed in it not saved: the browser's own "Leave site?" prompt, which no page can word.
+for (const form of document.querySelectorAll('form[data-warn-unsaved]')) {
+  const initial = new FormData(form);
+  const unsaved = () => [...new FormData(form)].some(([name, value]) => name !== 'csrfmiddlewaretoken' && value !== initial.get(name)) || [...initial.keys()].some((name) => !new FormData(form).has(name));
+  let sending = false;
+  form.addEventListener('submit', () => {
+    sending = true;
+  });
+  window.addEventListener('beforeunload', (event) => {
+    if (sending || !unsaved()) return;
+    event.preventDefault();
+    event.returnValue = '';
+  });
+}

@@ -95,7 +95,8 @@ export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagId
   return (
     <Layout ctx={ctx} title={heading}>
       <h1>{heading}</h1>
-      <form method="post" action={noteId ? `/notes/${noteId}/edit/` : '/notes/new/'} novalidate class="note-form">
+      {/* What was typed is not lost to a stray click on the navigation (app.js asks first). */}
+      <form method="post" action={noteId ? `/notes/${noteId}/edit/` : '/notes/new/'} novalidate class="note-form" data-warn-unsaved="">
         <CsrfField ctx={ctx} />
         <FormAlert errors={errors} />
         <Field name="title" label={ctx.t('note_form.title')} value={values.title} errors={errors} required maxLength={TITLE_MAX} autofocus />
