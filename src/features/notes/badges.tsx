@@ -8,7 +8,7 @@ import { PRIORITIES } from './forms.js';
  * and tags only for its owner (they are the owner's private filing: SPEC's matrix gives
  * notebooks and tags to their owner alone).
  */
-export function NoteBadges({ ctx, note, viewerId }: { ctx: ViewContext; note: NoteRow; viewerId: number }) {
+export function NoteBadges({ ctx, note, viewerId, ownerShown = false }: { ctx: ViewContext; note: NoteRow; viewerId: number; ownerShown?: boolean }) {
   const owned = note.owner_id === viewerId;
   return (
     <ul class="note-badges" aria-label={ctx.t('note.badges')}>
@@ -17,7 +17,8 @@ export function NoteBadges({ ctx, note, viewerId }: { ctx: ViewContext; note: No
       {note.priority > 0 ? <li class={`badge badge-priority-${note.priority}`}>{ctx.t('note.priority_badge', { priority: ctx.t(PRIORITIES[note.priority] ?? 'note.priority_low') })}</li> : null}
       {note.is_archived ? <li class="badge">{ctx.t('note.archived')}</li> : null}
       {note.group_name !== null ? <li class="badge badge-group">{ctx.t('note.group')} <a href={`/groups/${note.group_id}/`}>{note.group_name}</a></li> : null}
-      {owned ? null : <li class="badge badge-owner">{ctx.t('note.by', { username: note.owner_username })}</li>}
+      {/* `ownerShown`: the page names the author already (a note's own page: "Written by …"). */}
+      {owned || ownerShown ? null : <li class="badge badge-owner">{ctx.t('note.by', { username: note.owner_username })}</li>}
       {owned && note.notebook_id !== null ? (
         <li>
           <a class="notebook-chip" href={`/notes/?notebook=${note.notebook_id}`}>

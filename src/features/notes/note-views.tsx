@@ -30,7 +30,7 @@ export function NoteDetailPage({ ctx, note, reminders }: { ctx: ViewContext; not
       <article class="note">
         <header>
           <h1>{note.title}</h1>
-          <NoteBadges ctx={ctx} note={note} viewerId={ctx.user!.id} />
+          <NoteBadges ctx={ctx} note={note} viewerId={ctx.user!.id} ownerShown />
           <small class="note-dates">
             {ctx.t('note.written_by', { username: note.owner_username })} · {ctx.t('note.created_at')} <Time ms={note.created_at} timeZone={ctx.user?.timezone} /> · {ctx.t('note.updated_at')} <Time ms={note.updated_at} timeZone={ctx.user?.timezone} />
           </small>

@@ -133,3 +133,17 @@ describe('a group note’s page, kept once for its readers', () => {
     expect(markedAsYou(await notePage(first!.browser, note))).not.toContain(unrelated.username);
   });
 });
+
+describe('a group note’s page names its author once', () => {
+  it('says "Written by" beside the dates, with no "By" badge repeating it; the notes list keeps the badge', async () => {
+    const { owner, readers, note } = await household(1);
+    const page = (await readers[0]!.browser.get(`/notes/${note.id}/`)).body;
+    const start = page.indexOf('<article class="note"');
+    expect(start).toBeGreaterThan(-1);
+    const header = page.slice(start, page.indexOf('</header>', start));
+    expect(header).toContain(`Written by ${owner.user.username}`);
+    expect(header).not.toContain(`By ${owner.user.username}`);
+    expect(header.split(owner.user.username)).toHaveLength(2);
+    expect((await readers[0]!.browser.get('/notes/')).body).toContain(`<li class="badge badge-owner">By ${owner.user.username}</li>`);
+  });
+});
