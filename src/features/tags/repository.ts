@@ -5,12 +5,27 @@ import { identityKey } from '../../platform/identity-key.js';
 
 export type TagFields = Pick<Tag, 'name' | 'color'>;
 
+/** A tag with the number of notes that carry it. */
+export type TagWithCount = Tag & { note_count: number };
+
 /** Tags are private to their owner: every lookup here is scoped to the caller. */
 export class TagsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   listOwned(ownerId: number): Promise<Tag[]> {
     return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy('name_key').orderBy('id').execute();
+  }
+
+  /** The owner's tags by name, each with how many of their notes carry it (counted off the tag index). */
+  listOwnedWithCounts(ownerId: number): Promise<TagWithCount[]> {
+    return this.db
+      .selectFrom('tags')
+      .selectAll('tags')
+      .select((eb) => eb.selectFrom('note_tags').select(eb.fn.countAll<number>().as('n')).whereRef('note_tags.tag_id', '=', 'tags.id').as('note_count'))
+      .where('tags.owner_id', '=', ownerId)
+      .orderBy('tags.name_key')
+      .orderBy('tags.id')
+      .execute() as Promise<TagWithCount[]>;
   }
 
   /** `lock`: in a transaction, keeps the row as read until it ends (an API update's If-Match). */

@@ -16,7 +16,7 @@ export const tagPages: FastifyPluginAsync<Services> = async (app, { db }) => {
   const service = new TagsService(db);
 
   app.get('/tags/', async (request, reply) => {
-    const tags = await service.tags.listOwned(request.user!.id);
+    const tags = await service.tags.listOwnedWithCounts(request.user!.id);
     return reply.render(TagListPage({ ctx: viewContext(request), tags }));
   });
 

@@ -100,3 +100,19 @@ describe('bad input', () => {
     expect((await owner.browser.get(path)).statusCode).toBe(404);
   });
 });
+
+describe('the tags page', () => {
+  it('says how many notes carry each tag, in the page’s language', async () => {
+    const { user, browser } = await loggedIn(t);
+    const soup = await createTag(t.db, user, { name: 'soup' });
+    const unused = await createTag(t.db, user, { name: 'unused' });
+    await createNote(t.db, user, { title: 'Borscht', tags: [soup] });
+    await createNote(t.db, user, { title: 'Shchi', tags: [soup] });
+    const row = (body: string, id: number) => body.slice(body.indexOf(`href="/notes/?tag=${id}"`)).split('</li>')[0]!;
+    const page = (await browser.get('/tags/')).body;
+    expect(row(page, soup.id)).toContain('<small>2 notes</small>');
+    expect(row(page, unused.id)).toContain('<small>0 notes</small>');
+    const ukrainian = (await browser.get('/tags/', { headers: { 'accept-language': 'uk' } })).body;
+    expect(row(ukrainian, soup.id)).toContain('<small>2 нотатки</small>');
+  });
+});

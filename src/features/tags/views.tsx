@@ -5,8 +5,9 @@ import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import { Swatch } from '../../platform/views/color.js';
 import { DEFAULT_TAG_COLOR } from './forms.js';
+import type { TagWithCount } from './repository.js';
 
-export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
+export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: TagWithCount[] }) {
   return (
     <Layout ctx={ctx} title={ctx.t('tag.list_heading')}>
       <div class="page-header">
@@ -21,9 +22,12 @@ export function TagListPage({ ctx, tags }: { ctx: ViewContext; tags: Tag[] }) {
         <ul class="plain-list">
           {tags.map((tag) => (
             <li class="row">
-              <a href={`/notes/?tag=${tag.id}`} class="tag-chip">
-                <Swatch color={tag.color} /> {tag.name}
-              </a>
+              <span>
+                <a href={`/notes/?tag=${tag.id}`} class="tag-chip">
+                  <Swatch color={tag.color} /> {tag.name}
+                </a>{' '}
+                <small>{ctx.t('notebook.note_count', { count: Number(tag.note_count) })}</small>
+              </span>
               <span class="row-actions">
                 <a href={`/tags/${tag.id}/edit/`}>{ctx.t('note.edit')}<span class="visually-hidden"> {tag.name}</span></a>
                 <a href={`/tags/${tag.id}/delete/`} data-confirm>{ctx.t('note.delete')}<span class="visually-hidden"> {tag.name}</span></a>
