@@ -19,6 +19,8 @@ export interface ImportSummary {
   skippedReminders: number;
   /** Notes left out because the user has one with the same title and content. */
   skippedNotes: number;
+  /** Lists left out because the user has one with the same title made at the same time (an export imported again). */
+  skippedLists: number;
   notebooks: number;
   tags: number;
   todoLists: number;
@@ -107,7 +109,7 @@ function markdownPlan(files: { path: string; text: string }[], now: number): Exp
 }
 
 async function write(repository: ImportRepository, plan: ExportDocument, now: number): Promise<ImportSummary> {
-  const summary: ImportSummary = { notes: 0, reminders: 0, skippedReminders: 0, skippedNotes: 0, notebooks: 0, tags: 0, todoLists: 0, shoppingLists: 0 };
+  const summary: ImportSummary = { notes: 0, reminders: 0, skippedReminders: 0, skippedNotes: 0, skippedLists: 0, notebooks: 0, tags: 0, todoLists: 0, shoppingLists: 0 };
   const notebookKeys = await repository.notebooksByKey();
   const notebookIds = new Map<number, number>();
   for (const notebook of plan.notebooks) {
@@ -167,12 +169,18 @@ async function write(repository: ImportRepository, plan: ExportDocument, now: nu
     }
   }
   for (const list of plan.todo_lists) {
-    if (await repository.hasList('todo_lists', list.title, list.created_at)) continue;
+    if (await repository.hasList('todo_lists', list.title, list.created_at)) {
+      summary.skippedLists += 1;
+      continue;
+    }
     await repository.insertTodoList({ title: list.title, description: list.description, created_at: list.created_at, updated_at: list.updated_at }, list.items);
     summary.todoLists += 1;
   }
   for (const list of plan.shopping_lists) {
-    if (await repository.hasList('shopping_lists', list.title, list.created_at)) continue;
+    if (await repository.hasList('shopping_lists', list.title, list.created_at)) {
+      summary.skippedLists += 1;
+      continue;
+    }
     const { title, store_name, created_at, updated_at } = list;
     await repository.insertShoppingList({ title, store_name, group_id: groupId(list.group_id), group_permission: list.group_permission, created_at, updated_at }, list.items);
     summary.shoppingLists += 1;
@@ -196,9 +204,9 @@ function remindersToRestore(reminders: ExportDocument['notes'][number]['reminder
 
 /** The flash message after an import: what was created and what was left out, counted in the page's language. */
 export function describeSummary(summary: ImportSummary): Message {
-  const { notes, reminders, notebooks, tags, todoLists, shoppingLists, skippedNotes, skippedReminders } = summary;
+  const { notes, reminders, notebooks, tags, todoLists, shoppingLists, skippedNotes, skippedLists, skippedReminders } = summary;
   return {
     key: 'import.done',
-    values: { notes, reminders, notebooks, tags, todoLists, shoppingLists, skippedNotes, skippedReminders, max: REMINDERS_PER_NOTE },
+    values: { notes, reminders, notebooks, tags, todoLists, shoppingLists, skippedNotes, skippedLists, skippedReminders, max: REMINDERS_PER_NOTE },
   };
 }

@@ -96,6 +96,12 @@ describe('import into my account', () => {
     const notePage = await browser.get(`/notes/${roses.id}/`);
     expect(notePage.body).toContain('Every week · Feed the roses');
     expect(kept.id).toBeGreaterThan(0);
+    // The same export again: everything is there already, lists included, and the page says so.
+    expect((await upload(t.app, browser, '/accounts/import/', zip)).statusCode).toBe(302);
+    expect((await browser.get('/accounts/import/')).body).toContain(
+      'Import done: created 0 notes, 0 reminders, 0 notebooks, 0 tags, 0 to-do lists, 0 shopping lists. 2 notes were already there and left out. 2 lists were already there and left out.',
+    );
+    expect(await snapshot(user)).toEqual(before);
   });
 
   it('restores reminders to come, leaves out one-off ones past and those over the 20 a note may have', async () => {
