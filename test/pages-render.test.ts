@@ -114,7 +114,7 @@ describe('renderToHtml matches preact-render-to-string', () => {
   });
 
   it('on the tags and error pages', () => {
-    expectSameAsPreact(TagListPage({ ctx: ctx(true), tags: [tag] }));
+    expectSameAsPreact(TagListPage({ ctx: ctx(true), tags: [{ ...tag, note_count: 3 }] }));
     expectSameAsPreact(ErrorPage({ ctx: ctx(false), status: 404, message: 'Not found', detail: HOSTILE }));
   });
 });
