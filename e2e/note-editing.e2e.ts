@@ -145,4 +145,27 @@ describe('notes in everyday use, in the browser', () => {
     expect(asked).toEqual(['beforeunload']);
     ana.page.removeAllListeners('dialog');
   });
+
+  test('an Arabic paragraph reads right to left, aligned right, beside an English one; the list’s preview keeps them on two lines', async () => {
+    await ana.visit('/notes/new/');
+    await fill(ana, { Title: 'Two scripts', Text: 'Bread and milk first.\n\nمرحبا بالعالم، هذه ملاحظة' });
+    expect(await submit(ana, 'Save')).toBe(302);
+    const edges = (selector: string) =>
+      ana.page.locator(selector).evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const text = range.getBoundingClientRect();
+        const box = element.getBoundingClientRect();
+        return { fromLeft: text.left - box.left, fromRight: box.right - text.right };
+      });
+    const english = await edges('.markdown p:first-child');
+    const arabic = await edges('.markdown p:last-child');
+    expect(english.fromLeft).toBeLessThan(2);
+    expect(english.fromRight).toBeGreaterThan(20);
+    expect(arabic.fromRight).toBeLessThan(2);
+    expect(arabic.fromLeft).toBeGreaterThan(20);
+    await ana.visit('/notes/');
+    const preview = ana.page.locator('.note-item', { hasText: 'Two scripts' }).locator('.note-excerpt');
+    expect(await preview.evaluate((element) => element.getClientRects().length === 1 && element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight))).toBeGreaterThanOrEqual(1.9);
+  });
 });

@@ -96,7 +96,7 @@ describe('rows', () => {
       group_id: group.id, priority: 2, is_pinned: 1, tags: [tag],
     });
     const body = (await browser.get('/notes/')).body;
-    expect(body).toContain('<p class="note-excerpt">Heading Read Dune by Herbert</p>');
+    expect(body).toContain('<p class="note-excerpt">Heading\nRead Dune by Herbert</p>');
     expect(body).toContain('Reading</a>');
     expect(body).toContain('fill="#112233"');
     expect(body).toContain('novels</a>');
