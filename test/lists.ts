@@ -44,7 +44,7 @@ export async function addTodoItem(
 export async function createShoppingList(
   db: Kysely<Database>,
   owner: User,
-  overrides: { title?: string; store_name?: string; group?: Group | null; group_permission?: SharePermission; sharedWith?: User[]; tickers?: User[] } = {},
+  overrides: { title?: string; store_name?: string; group?: Group | null; group_permission?: SharePermission; currency?: string; sharedWith?: User[]; tickers?: User[] } = {},
 ): Promise<ShoppingList> {
   const now = Date.now();
   const list = await db
@@ -55,6 +55,7 @@ export async function createShoppingList(
       store_name: overrides.store_name ?? '',
       group_id: overrides.group?.id ?? null,
       group_permission: overrides.group_permission ?? 'read',
+      currency: overrides.currency ?? '',
       created_at: now,
       updated_at: now,
     })

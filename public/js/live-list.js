@@ -1,8 +1,10 @@
 // Live to-do and shopping lists: an enhancement of the server-rendered page, which works as plain
 // forms without this script. Frames from /ws/todo/<pk>/ or /ws/shopping/<pk>/ (the server only
 // speaks): {"type":"item","id":1,"html":"<li…>","summary":{…}}, {"type":"removed","id":1,
-// "summary":{…}}, {"type":"reload"}. While connected, ticks are sent with fetch and the page is
-// updated by the socket's echo, so the page keeps its scroll position and focus.
+// "summary":{…}}, {"type":"reload"}, {"type":"deleted"} (then a 4403 close). While connected, ticks
+// are sent with fetch and the page is updated by the socket's echo, so the page keeps its scroll
+// position and focus. When the list is deleted, or no longer the viewer's to see (a 4403 close
+// without `deleted`), its items give way to a notice and its forms are disabled.
 (() => {
   const root = document.getElementById('live-list');
   if (!root || !('WebSocket' in window)) return;
@@ -13,6 +15,7 @@
   let attempts = 0;
   let connectedBefore = false;
   let ended = false;
+  let deleted = false;
 
   const rowOf = (id) => root.querySelector(`[data-item-id="${CSS.escape(String(id))}"]`);
   const container = () => root.querySelector('ul.todo-items, table.shopping-items tbody');
@@ -91,6 +94,30 @@
     if (total && summary.html) total.replaceWith(fromHtml(summary.html));
   }
 
+  /**
+   * The list is gone for this viewer: its items give way to a notice (the server's words, on
+   * #live-list) with a link to the lists, and nothing on the page can be sent about it any more.
+   */
+  function showEnded(text) {
+    const hadFocus = root.contains(document.activeElement);
+    const notice = document.createElement('p');
+    notice.setAttribute('role', 'alert');
+    notice.textContent = text;
+    const back = document.createElement('a');
+    back.href = root.dataset.backPath;
+    back.textContent = root.dataset.wordBack;
+    const link = document.createElement('p');
+    link.append(back);
+    root.replaceChildren(notice, link);
+    // Its heading went with the items.
+    root.removeAttribute('aria-labelledby');
+    root.dataset.ended = deleted ? 'deleted' : 'no-access';
+    for (const form of document.querySelectorAll('main form')) {
+      for (const control of form.elements) control.disabled = true;
+    }
+    if (hadFocus) root.focus();
+  }
+
   /** After a reconnect: what changed meanwhile is read as the page, and its list shown. */
   async function resync() {
     const response = await fetch(location.href, { credentials: 'same-origin' });
@@ -110,6 +137,10 @@
     if (frame.type === 'item') showItem(frame.id, frame.html);
     else if (frame.type === 'removed') removeItem(frame.id);
     else if (frame.type === 'reload') return location.reload();
+    else if (frame.type === 'deleted') {
+      deleted = true;
+      return showEnded(root.dataset.wordDeleted);
+    }
     showSummary(frame.summary);
     showClearBought();
   }
@@ -134,8 +165,11 @@
     socket.addEventListener('close', (event) => {
       socket = null;
       root.dataset.live = 'off';
-      // No access any more (share removed, list deleted, logged out): the page says so on reload.
-      if (event.code === CLOSE_NO_ACCESS) ended = true;
+      // No access any more (share removed, list deleted, logged out): said at once, no reconnect.
+      if (event.code === CLOSE_NO_ACCESS && !ended) {
+        ended = true;
+        if (!deleted) showEnded(root.dataset.wordNoAccess);
+      }
       if (!ended) scheduleReconnect();
     });
   }

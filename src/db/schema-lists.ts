@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-// The tables of to-do and shopping lists, their items and their shares (migrations 0004, 0017):
+// The tables of to-do and shopping lists, their items and their shares (migrations 0004, 0017, 0027):
 // part of the Database of schema.ts, which re-exports them.
 
 export interface TodoListsTable {
@@ -50,6 +50,8 @@ export interface ShoppingListsTable {
   updated_at: number;
   /** Migration 0017: what the group's members may do; meaningful only with a group. */
   group_permission: Generated<SharePermission>;
+  /** Migration 0027: what its prices are shown in to everyone who reads it (ISO 4217, '' for none). */
+  currency: Generated<string>;
 }
 
 export interface ShoppingItemsTable {

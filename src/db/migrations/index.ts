@@ -24,6 +24,7 @@ import * as notificationMessages from './0023_notification_messages.js';
 import * as listItemDone from './0024_list_item_done.js';
 import * as enrolmentSecrets from './0025_enrolment_secrets.js';
 import * as usernameSkeletons from './0026_username_skeletons.js';
+import * as shoppingListCurrency from './0027_shopping_list_currency.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024_list_item_done': listItemDone,
   '0025_enrolment_secrets': enrolmentSecrets,
   '0026_username_skeletons': usernameSkeletons,
+  '0027_shopping_list_currency': shoppingListCurrency,
 };

@@ -1,6 +1,6 @@
-import { CURRENCIES } from './currencies.js';
+import { currencyChoices } from './currencies.js';
 import { LANGUAGES } from '../../platform/i18n/index.js';
-import { currentZoneName, localeOf } from '../../platform/time-zones.js';
+import { currentZoneName } from '../../platform/time-zones.js';
 import { type Choice, CsrfField, Field, FormAlert, Select } from '../../platform/views/forms.js';
 import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
@@ -8,12 +8,6 @@ import type { ViewContext } from '../../platform/views/context.js';
 import { NoEmailNote } from './views.js';
 import { ReauthFields } from './reauth-views.js';
 import { timeZoneSelectChoices } from './time-zone-choices.js';
-
-/** None, then each currency's code with its name in the page's language. */
-function currencyChoices(ctx: ViewContext): Choice[] {
-  const names = new Intl.DisplayNames(localeOf(ctx.language), { type: 'currency' });
-  return [{ value: '', label: ctx.t('account.currency_none') }, ...CURRENCIES.map((code) => ({ value: code, label: `${code} – ${names.of(code) ?? code}` }))];
-}
 
 /**
  * A language's name in that language ("English", "Українська"), from Intl rather than the

@@ -12,6 +12,7 @@ export const accountsFeature: FastifyPluginAsync<Services> = async (app, service
   await passwordResetPages(app, services);
 };
 
+export { CURRENCIES, currencyChoices, isCurrency } from './currencies.js';
 export { username } from './forms.js';
 export { usernameSkeleton } from './lookalikes.js';
 export { UsersRepository } from './repository.js';

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, ShoppingItem, ShoppingList, TodoItem, TodoList, User } from '../../db/schema.js';
+import { CURRENCIES } from '../accounts/index.js';
 import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createShoppingList, createTodoList, expectAllWrapped, loggedIn, shoppingRows, type TestApp, type TestBrowser, todoRows, useMarkedMessages } from '../../../test/index.js';
 
 // The to-do, shopping and sharing pages: every word on them comes from the
-// catalogue. User content is wrapped in ⟦ ⟧ by the data itself, or (usernames) named.
+// catalogue. User content is wrapped in ⟦ ⟧ by the data itself, or (usernames) named, as are
+// the currencies' names, which Intl gives in the page's language (a shopping list's form).
 
 let t: TestApp;
 let owner: { user: User; browser: TestBrowser };
@@ -14,13 +16,15 @@ let todoItem: TodoItem;
 let shopping: ShoppingList;
 let shoppingItem: ShoppingItem;
 let users: string[];
+const currencyNames = new Intl.DisplayNames('en', { type: 'currency' });
+const CURRENCY_CHOICES = CURRENCIES.map((code) => `${code} – ${currencyNames.of(code) ?? code}`);
 
 beforeAll(async () => {
   useMarkedMessages();
   t = await buildTestApp();
   owner = await loggedIn(t);
   reader = await loggedIn(t);
-  users = [owner.user.username, reader.user.username];
+  users = [owner.user.username, reader.user.username, ...CURRENCY_CHOICES];
   group = await createGroup(t.db, owner.user, [reader.user], '⟦Flat 3⟧');
   todo = await createTodoList(t.db, owner.user, { title: '⟦Chores⟧', description: '⟦Weekly⟧', tickers: [reader.user] });
   todoItem = await addTodoItem(t.db, todo, { text: '⟦Water the plants⟧', due_date: '2000-01-01', assignee: reader.user });

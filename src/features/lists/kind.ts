@@ -87,8 +87,13 @@ export interface ItemSpec<Item extends ItemRow, ItemInput> {
 
 /** What a kind's lists hold beyond ListRow, and how its form writes them. */
 export interface ListSpec<List, ListInput> {
-  /** The columns its form writes, on insert and on update (the title among them). */
+  /** The columns its form writes, on insert and on update (the title among them); one it leaves out, an update keeps. */
   values(input: ListInput): Partial<List>;
+  /**
+   * A new list's values for columns its input may leave out, as expressions on its owner's row
+   * (a shopping list's currency: its owner's); `values` wins where it gives the column.
+   */
+  insertDefaults?(db: Kysely<Database>, ownerId: number): Record<string, Expression<unknown>>;
   /** The columns of its own the pages read beside the list's row, on its table's row: a group's name, say. */
   columns?(db: Kysely<Database>): Column[];
   /** The columns of its own the API's collection reads beside them: the items a shopping list's total is made of, say. */

@@ -89,7 +89,10 @@ export function ListPageFrame<List extends { id: number; title: string }, Item>(
         ) : null}
       </header>
       {intro}
-      <section aria-labelledby="items" id="live-list" tabindex={-1} data-socket-path={`/ws/${kind.name}/${list.id}/`}>
+      {/* What live-list.js says in place of the items when the list is deleted, or no longer the viewer's to see. */}
+      <section aria-labelledby="items" id="live-list" tabindex={-1} data-socket-path={`/ws/${kind.name}/${list.id}/`}
+        data-word-deleted={ctx.t('lists.live_deleted')} data-word-no-access={ctx.t('lists.live_no_access')}
+        data-word-back={ctx.t('lists.back', which)} data-back-path={`${kind.base}/`}>
         {children}
       </section>
       {canTick ? <AddItemForm ctx={ctx} kind={kind} listId={list.id} fields={fields} {...item} /> : null}

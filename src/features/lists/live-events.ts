@@ -14,13 +14,15 @@ export interface LiveListRef {
 /** An item row as JSON (numbers, strings, nulls); the list kind's live module reads it back. */
 export type LiveItemRow = Record<string, string | number | null>;
 
-/** What the list shows of all its items after the change: counts, and the shopping list's total. */
+/** What the list shows of all its items after the change: counts, and the shopping list's total in its currency. */
 export interface LiveListSummary {
   items: number;
   /** Items not yet done (bought). */
   open: number;
   /** The shopping list's estimated total (exact decimal text) and its items without a price: each viewer's page words it. */
   total?: { amount: string; unpriced: number };
+  /** The shopping list's currency (ISO 4217, '' for none): its rows' prices and its total are in it, for every viewer. */
+  currency?: string;
 }
 
 declare module '../../platform/hub/hub.js' {
@@ -28,8 +30,10 @@ declare module '../../platform/hub/hub.js' {
     /** An item of a list was added or changed: its row as the page reads it, so receivers need no query. */
     'list.item': { list: LiveListRef; item: LiveItemRow; summary: LiveListSummary };
     'list.item_removed': { list: LiveListRef; itemId: number; summary: LiveListSummary };
-    /** Who may read or tick the list may have changed (a share, its group, its deletion): sockets re-check. */
+    /** Who may read or tick the list may have changed (a share, its group): sockets re-check. */
     'list.access_changed': { list: LiveListRef };
+    /** The list was deleted: its pages are told so (`{"type":"deleted"}`), then their sockets close. */
+    'list.deleted': { list: LiveListRef };
   }
 }
 
@@ -54,6 +58,7 @@ export interface ListAnnouncements {
   itemChanged(db: Kysely<Database>, userId: number, listId: number, itemId: number): Promise<void>;
   itemRemoved(db: Kysely<Database>, listId: number, itemId: number): Promise<void>;
   accessChanged(listId: number): void;
+  listDeleted(listId: number): void;
 }
 
 export class LiveListEvents implements ListAnnouncements {
@@ -89,12 +94,18 @@ export class LiveListEvents implements ListAnnouncements {
       itemChanged: async (_trx, userId, listId, itemId) => void later.push(() => this.itemChanged(db, userId, listId, itemId)),
       itemRemoved: async (_trx, listId, itemId) => void later.push(() => this.itemRemoved(db, listId, itemId)),
       accessChanged: (listId) => void later.push(async () => this.accessChanged(listId)),
+      listDeleted: (listId) => void later.push(async () => this.listDeleted(listId)),
     };
   }
 
   /** Who may see the list may have changed: each instance re-checks its sockets of the list. */
   accessChanged(listId: number): void {
     this.hub.publish({ type: 'list.access_changed', list: this.ref(listId) });
+  }
+
+  /** The list is gone: each instance tells its pages of it, which then stop following it. */
+  listDeleted(listId: number): void {
+    this.hub.publish({ type: 'list.deleted', list: this.ref(listId) });
   }
 
   private ref(listId: number): LiveListRef {

@@ -17,7 +17,8 @@ const SOCKETS_PER_LIST = 1_000;
  * `/ws/todo/<pk>/` or `/ws/shopping/<pk>/`: a list page's live updates. The server only speaks:
  * `{"type":"item","id":1,"html":"<li…>","summary":{…}}` for an added or changed item (its row
  * as the page renders it for this viewer's role), `{"type":"removed","id":1,"summary":{…}}`,
- * `{"type":"reload"}` when the viewer's permission changed. Losing access closes with 4403.
+ * `{"type":"reload"}` when the viewer's permission changed, `{"type":"deleted"}` when the list was
+ * deleted. Losing access closes with 4403 (after `deleted`, for a deleted list).
  */
 export function liveListRoutes(app: FastifyInstance, { config, hub, sessions }: Services, kind: LiveListKind): void {
   const sockets = new LiveListSockets(hub, {
@@ -57,7 +58,6 @@ export function liveListRoutes(app: FastifyInstance, { config, hub, sessions }: 
       sessionKey: request.session!.key,
       role: handshakeRoles.get(request) ?? 'read',
       timezone: user.timezone,
-      currency: user.currency ?? '',
       // The page's language (the user's setting, else the browser's): live rows speak it too.
       language: requestTranslator(request).language,
     };

@@ -12,6 +12,7 @@ export const CLOSE_NO_ACCESS = 4403;
 /** Policy violation: the client sent frames; these sockets only speak. */
 const CLOSE_POLICY = 1008;
 const MAX_CLIENT_FRAMES = 10;
+const DELETED_FRAME = JSON.stringify({ type: 'deleted' });
 /** A client that does not read its updates is cut off rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Users per access query and session keys per liveness query: within both databases' parameter limits. */
@@ -19,12 +20,12 @@ const CHUNK = 500;
 
 /**
  * What an item row is rendered with for a live update: one rendering serves the viewers of a role,
- * time zone, currency and language, so its forms carry no CSRF token (the page's script fills in
- * its own, public/js/live-list.js) and its user is no one but their time zone and currency.
+ * time zone and language, so its forms carry no CSRF token (the page's script fills in its own,
+ * public/js/live-list.js) and its user is no one but their time zone.
  */
-export function liveViewContext(timezone: string, currency = '', viewerLanguage = 'en'): ViewContext {
+export function liveViewContext(timezone: string, viewerLanguage = 'en'): ViewContext {
   const { language, t } = translator(viewerLanguage);
-  return { user: { id: 0, username: '', email: '', timezone, currency, isAdmin: false }, navigation: [], path: '', csrfToken: () => '', takeMessages: () => [], language, t };
+  return { user: { id: 0, username: '', email: '', timezone, isAdmin: false }, navigation: [], path: '', csrfToken: () => '', takeMessages: () => [], language, t };
 }
 
 export interface LiveViewer {
@@ -33,8 +34,6 @@ export interface LiveViewer {
   role: ListRole;
   /** The viewer's time zone: a to-do item's "overdue" depends on the reader's today. */
   timezone: string;
-  /** The viewer's currency (ISO 4217, '' for none): a shopping item's price is shown in it. */
-  currency?: string;
   /** The language of the viewer's page (the catalogue's): a row's words and numbers are in it. */
   language?: string;
 }
@@ -54,10 +53,10 @@ export interface LiveListKind {
   roleOf(userId: number, listId: number): Promise<ListRole | undefined>;
   /** The roles of these users on the list, in one query; a user it leaves out may not see it. */
   rolesOn(listId: number, userIds: number[]): Promise<Map<number, ListRole>>;
-  /** The item's row, as the list page renders it for such a viewer (form tokens left empty). */
-  renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'currency' | 'language'>): string;
+  /** The item's row, as the list page renders it for such a viewer (form tokens left empty), with what it needs of its list from `summary`. */
+  renderItem(item: LiveItemRow, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'language'>, summary: LiveListSummary): string;
   /** The list's summary as such a viewer's page words it: the counts after the heading, the total's element. */
-  renderSummary(summary: LiveListSummary, viewer: Pick<LiveViewer, 'currency' | 'language'>): { counts?: string; html?: string };
+  renderSummary(summary: LiveListSummary, viewer: Pick<LiveViewer, 'language'>): { counts?: string; html?: string };
 }
 
 export interface LiveSocketOptions {
@@ -75,8 +74,9 @@ const keyOf = (list: LiveListRef) => `${list.kind}:${list.id}`;
 
 /**
  * The list sockets of one kind on this instance, by list, user and session. It listens to the hub: an item
- * event is rendered once per (role, time zone) and sent to the list's sockets; an access event
- * re-checks the list's sockets and closes those that lost it (4403).
+ * event is rendered once per (role, time zone, language) and sent to the list's sockets; an access
+ * event re-checks the list's sockets and closes those that lost it (4403); a deletion tells them
+ * (`{"type":"deleted"}`) before closing them (4403 too).
  */
 export class LiveListSockets {
   private readonly byList = new Map<string, Set<LiveSocket>>();
@@ -170,13 +170,13 @@ export class LiveListSockets {
       case 'list.item': {
         const sockets = this.byList.get(keyOf(event.list));
         if (!sockets) return;
-        // Rendered once per kind of viewer, not once per socket.
+        // Rendered once per kind of viewer, not once per socket; the currency is the list's, the same for all.
         const frames = new Map<string, string>();
         for (const live of sockets) {
-          const viewerKey = `${live.role}|${live.timezone}|${live.currency ?? ''}|${live.language ?? 'en'}`;
+          const viewerKey = `${live.role}|${live.timezone}|${live.language ?? 'en'}`;
           let data = frames.get(viewerKey);
           if (data === undefined) {
-            const html = this.options.kind.renderItem(event.item, live);
+            const html = this.options.kind.renderItem(event.item, live, event.summary);
             data = JSON.stringify({ type: 'item', id: event.item.id, html, summary: this.summaryFor(event.summary, live) });
             frames.set(viewerKey, data);
           }
@@ -185,10 +185,10 @@ export class LiveListSockets {
         return;
       }
       case 'list.item_removed': {
-        // The summary's words and total: once per language and currency.
+        // The summary's words and total: once per language.
         const frames = new Map<string, string>();
         for (const live of this.byList.get(keyOf(event.list)) ?? []) {
-          const viewerKey = `${live.currency ?? ''}|${live.language ?? 'en'}`;
+          const viewerKey = live.language ?? 'en';
           let data = frames.get(viewerKey);
           if (data === undefined) {
             data = JSON.stringify({ type: 'removed', id: event.itemId, summary: this.summaryFor(event.summary, live) });
@@ -200,6 +200,13 @@ export class LiveListSockets {
       }
       case 'list.access_changed':
         this.checkLater([...(this.byList.get(keyOf(event.list)) ?? [])]);
+        return;
+      case 'list.deleted':
+        // Said before the close, so that the page tells a deletion from a lost share.
+        for (const live of [...(this.byList.get(keyOf(event.list)) ?? [])]) {
+          this.send(live, DELETED_FRAME);
+          live.socket.close(CLOSE_NO_ACCESS, 'This list was deleted');
+        }
         return;
       case 'group.members_removed':
         if (!this.options.kind.hasGroups) return;

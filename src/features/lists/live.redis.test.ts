@@ -39,6 +39,23 @@ describe('a live shopping list across two instances behind one Redis', () => {
     expect((await within(onTwo.closed))?.code).toBe(4403);
   });
 
+  it('tells a reader and a tick user on instance 2 that the list was deleted on instance 1, then closes their sockets', async () => {
+    const owner = await createUser(one.database.db);
+    const reader = await createUser(one.database.db);
+    const ticker = await createUser(one.database.db);
+    const list = await createShoppingList(one.database.db, owner, { sharedWith: [reader], tickers: [ticker] });
+    const o = await session(one, owner.username);
+    const path = `/ws/shopping/${list.id}/`;
+    const readerOnTwo = await connectChat(two.address, path, { sessionKey: (await session(two, reader.username)).sessionKey });
+    const tickerOnTwo = await connectChat(two.address, path, { sessionKey: (await session(two, ticker.username)).sessionKey });
+
+    expect((await o.browser.post(`/shopping/${list.id}/delete/`)).statusCode).toBe(302);
+    for (const socket of [readerOnTwo, tickerOnTwo]) {
+      expect((await within(socket.closed))?.code).toBe(4403);
+      expect(socket.frames).toEqual([{ type: 'deleted' }]);
+    }
+  });
+
   it('closes the socket on instance 2 when its session logs out through instance 1', async () => {
     const owner = await createUser(one.database.db);
     const list = await createShoppingList(one.database.db, owner);

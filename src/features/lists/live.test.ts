@@ -192,6 +192,71 @@ describe('losing access closes the socket at once (4403)', () => {
   });
 });
 
+describe('a list deleted while its page is open', () => {
+  const deletedFrames = (client: ChatClient) => client.frames.filter((frame) => frame.type === 'deleted');
+  /** The CSRF token differs between sessions; the rest of a page is compared. */
+  const withoutTokens = (body: string) => body.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, 'name="csrfmiddlewaretoken"');
+
+  it("tells a reader's and a tick user's sockets, and the owner's other tab, that it was deleted, then closes them (4403)", async () => {
+    const { owner, list, ownerSocket, readerSocket, path } = await sharedShoppingList();
+    const ticker = await viewer();
+    await t.db.insertInto('shopping_list_shares').values({ list_id: list.id, user_id: ticker.user.id, permission: 'tick' }).execute();
+    const tickerSocket = await connectChat(address, path, { sessionKey: ticker.sessionKey });
+    expect((await owner.browser.post(`/shopping/${list.id}/delete/`)).statusCode).toBe(302);
+    for (const socket of [readerSocket, tickerSocket, ownerSocket]) {
+      // The frame arrives before the close, so the page can tell a deletion from a lost share.
+      expect((await within(socket.closed))?.code).toBe(4403);
+      expect(socket.frames.at(-1)).toEqual({ type: 'deleted' });
+    }
+  });
+
+  it('tells them when a to-do list is deleted through the API too', async () => {
+    const owner = await viewer();
+    const reader = await viewer();
+    const list = await createTodoList(t.db, owner.user, { sharedWith: [reader.user] });
+    const readerSocket = await connectChat(address, `/ws/todo/${list.id}/`, { sessionKey: reader.sessionKey });
+    const api = new ApiClient(t.app, { token: await createToken(t.db, owner.user) });
+    expect((await api.delete(`/api/v1/todo/${list.id}/`)).statusCode).toBe(204);
+    expect((await within(readerSocket.closed))?.code).toBe(4403);
+    expect(deletedFrames(readerSocket)).toEqual([{ type: 'deleted' }]);
+  });
+
+  it('says nothing of a deletion to a reader whose share is removed: the close alone (4403)', async () => {
+    const { owner, reader, list, ownerSocket, readerSocket } = await sharedShoppingList();
+    await owner.browser.post(`/shopping/${list.id}/share/`, { username: reader.user.username, action: 'remove' });
+    expect((await within(readerSocket.closed))?.code).toBe(4403);
+    expect(deletedFrames(readerSocket)).toEqual([]);
+    ownerSocket.close();
+  });
+
+  it("answers a tick from the open page with the 404 page and a sentence for a tick; the list's page is the 404 of a missing list", async () => {
+    const { owner, reader, list, item, ownerSocket, readerSocket } = await sharedShoppingList();
+    // The reader may tick: the page had a tick button.
+    await t.db.updateTable('shopping_list_shares').set({ permission: 'tick' }).where('list_id', '=', list.id).where('user_id', '=', reader.user.id).execute();
+    expect((await owner.browser.post(`/shopping/${list.id}/delete/`)).statusCode).toBe(302);
+    const tick = await reader.browser.post(`/shopping/items/${item.id}/toggle/`);
+    expect(tick.statusCode).toBe(404);
+    expect(tick.body).toContain('This item is not on a list you can tick: it or its list may have been deleted, or the list is no longer shared with you.');
+    // Hidden is missing: the deleted list's page, a list that never was, and another's list are one 404.
+    const stranger = await viewer();
+    const hidden = await createShoppingList(t.db, owner.user);
+    const [gone, never, notTheirs] = [
+      await reader.browser.get(`/shopping/${list.id}/`),
+      await reader.browser.get('/shopping/999999/'),
+      await stranger.browser.get(`/shopping/${hidden.id}/`),
+    ];
+    expect([gone.statusCode, never.statusCode, notTheirs.statusCode]).toEqual([404, 404, 404]);
+    expect(withoutTokens(gone.body)).toBe(withoutTokens(never.body));
+    expect(gone.body).toContain('The page you asked for does not exist, or you cannot see it.');
+    expect(withoutTokens(notTheirs.body).replace(stranger.user.username, '')).toBe(withoutTokens(never.body).replace(reader.user.username, ''));
+    // A tick on an item of a list never shared is worded the same: nothing tells it from a deleted one.
+    const hiddenItem = await addShoppingItem(t.db, hidden, { name: 'Secret' });
+    const refused = await stranger.browser.post(`/shopping/items/${hiddenItem.id}/toggle/`);
+    expect(withoutTokens(refused.body).replace(stranger.user.username, '')).toBe(withoutTokens(tick.body).replace(reader.user.username, ''));
+    for (const socket of [ownerSocket, readerSocket]) socket.close();
+  });
+});
+
 describe('a to-do list', () => {
   it("sends a tick to its reader as a list item without buttons, and a share's removal closes the reader", async () => {
     const owner = await viewer();

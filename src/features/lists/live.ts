@@ -13,10 +13,10 @@ import { listsRepository } from './repository.js';
 export interface ListLive<Item> {
   /** What the list shows of all its items after a change, when it is more than their counts (a shopping list's total): one statement. */
   summary?(db: Kysely<Database>, listId: number): Promise<LiveListSummary>;
-  /** The item's row, as the list page renders it for such a viewer (form tokens left empty). */
-  renderItem(item: Item, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'currency' | 'language'>): string;
+  /** The item's row, as the list page renders it for such a viewer (form tokens left empty); `summary` has what it needs of its list (a currency). */
+  renderItem(item: Item, viewer: Pick<LiveViewer, 'role' | 'timezone' | 'language'>, summary: LiveListSummary): string;
   /** The list's summary as such a viewer's page words it: the counts after the heading, the total's element. */
-  renderSummary(summary: LiveListSummary, viewer: Pick<LiveViewer, 'currency' | 'language'>): { counts?: string; html?: string };
+  renderSummary(summary: LiveListSummary, viewer: Pick<LiveViewer, 'language'>): { counts?: string; html?: string };
 }
 
 /** What a kind's live event carries: the item's row as the page reads it (read as the user who changed it), and the summary. */
@@ -36,7 +36,7 @@ export function liveKind<List extends ListRow, Item extends ItemRow>(db: Kysely<
     hasGroups: kind.group !== undefined,
     roleOf: (userId, listId) => access.roleOf(userId, listId),
     rolesOn: (listId, userIds) => rolesOn(db, kind, access, listId, userIds),
-    renderItem: (item, viewer) => live.renderItem(item as unknown as Item, viewer),
+    renderItem: (item, viewer, summary) => live.renderItem(item as unknown as Item, viewer, summary),
     renderSummary: (summary, viewer) => live.renderSummary(summary, viewer),
   };
 }

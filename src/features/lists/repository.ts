@@ -168,7 +168,7 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
       const row = await db
         .insertInto(lists)
         // The kind's own columns (kind.ts): typed as its List's, checked against its table there.
-        .values({ owner_id: ownerId, created_at: now, updated_at: now, ...kind.list.values(input) } as never)
+        .values({ owner_id: ownerId, created_at: now, updated_at: now, ...kind.list.insertDefaults?.(db, ownerId), ...kind.list.values(input) } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { FormErrors, Outcome } from '../../platform/forms.js';
-import { type Message, msgWith } from '../../platform/i18n/index.js';
+import { type Message, type MessageKey, msgWith } from '../../platform/i18n/index.js';
 import { type ActivityEvent, recordActivity, recordChange } from '../groups/index.js';
 import type { Notifier } from '../../services.js';
 import type { ItemRow, ListKind, ListRole, ListRow } from './kind.js';
@@ -150,7 +150,7 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
 
   async delete(userId: number, listId: number): Promise<void> {
     if (!(await this.lists.deleteOwnedList(userId, listId))) throw new NotFound();
-    this.live?.accessChanged(listId);
+    this.live?.listDeleted(listId);
   }
 
   /** `sharedBy` names the owner in the notification of the user it is shared with. */
@@ -186,9 +186,13 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     return { ok: true, value: itemId };
   }
 
-  /** Ticks or unticks an item as whoever may tick; returns the item's list id, to go back to it. */
+  /**
+   * Ticks or unticks an item as whoever may tick; returns the item's list id, to go back to it.
+   * A tick from a page whose list is gone, or no longer the caller's to tick, is the NotFound of
+   * a missing item, worded for what the caller just did (`lists.tick_gone`).
+   */
   toggleItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(userId, itemId, (service) => service.lists.items.toggle(userId, itemId));
+    return this.changeItem(userId, itemId, (service) => service.lists.items.toggle(userId, itemId), { gone: 'lists.tick_gone' });
   }
 
   /** Marks an item done (bought) or not, as toggleItem; returns its list id. */
@@ -206,7 +210,7 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
 
   /** Owner only: whoever may tick may add and tick, never remove. */
   deleteItem(userId: number, itemId: number): Promise<number> {
-    return this.changeItem(userId, itemId, (service) => service.lists.items.deleteOwned(userId, itemId), true);
+    return this.changeItem(userId, itemId, (service) => service.lists.items.deleteOwned(userId, itemId), { removed: true });
   }
 
   /** Owner only: deletes the done (bought) items in one statement; live pages see them go. How many went. */
@@ -221,11 +225,19 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     return ids.length;
   }
 
-  /** A change to one item in a transaction with its list's touch and activity, announced after it; the item's list id. */
-  private async changeItem(userId: number, itemId: number, change: (service: ListService<List, Item, ListInput, ItemInput>) => Promise<number | undefined>, removed = false): Promise<number> {
+  /**
+   * A change to one item in a transaction with its list's touch and activity, announced after it;
+   * the item's list id. `gone` words the NotFound of an item the caller may not change.
+   */
+  private async changeItem(
+    userId: number,
+    itemId: number,
+    change: (service: ListService<List, Item, ListInput, ItemInput>) => Promise<number | undefined>,
+    { removed = false, gone }: { removed?: boolean; gone?: MessageKey } = {},
+  ): Promise<number> {
     const listId = await this.transaction(async (service) => {
       const listId = await change(service);
-      if (listId === undefined) throw new NotFound();
+      if (listId === undefined) throw new NotFound(gone);
       await service.changed(listId, userId);
       return listId;
     });

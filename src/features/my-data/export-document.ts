@@ -4,6 +4,7 @@ import { isTimeZone } from '../../platform/time-zones.js';
 import { parseWallTime } from '../../platform/wall-clock.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/index.js';
 import { MESSAGE_MAX } from '../notes/index.js';
+import { isCurrency } from '../accounts/index.js';
 import { MAX_PRICE_CENTS, MAX_QUANTITY_MILLI } from '../lists/index.js';
 import { NAME_MAX, STORE_MAX, UNIT_MAX } from '../lists/index.js';
 import { DESCRIPTION_MAX, ITEM_TEXT_MAX } from '../lists/index.js';
@@ -31,8 +32,8 @@ export async function* exportDocument(repository: ExportRepository, owner: { id:
     items: items.map(({ text, due_date, is_done, position, created_at: at, done_at }) => ({ text, due_date, is_done, position, created_at: at, done_at })),
   }));
   yield ',\n';
-  yield* jsonArray('shopping_lists', repository.shoppingLists(owner.id), ({ id, title, store_name, group_id, group_permission, created_at, updated_at, items }) => ({
-    id, title, store_name, group_id, group_permission, created_at, updated_at,
+  yield* jsonArray('shopping_lists', repository.shoppingLists(owner.id), ({ id, title, store_name, group_id, group_permission, currency, created_at, updated_at, items }) => ({
+    id, title, store_name, group_id, group_permission, currency, created_at, updated_at,
     // The document keeps its words for a shopping item: bought, not done (the table says done).
     items: items.map(({ name, quantity_milli, unit, estimated_price_cents, is_done, created_at: at, done_at }) => ({ name, quantity_milli, unit, estimated_price_cents, is_bought: is_done, created_at: at, bought_at: done_at })),
   }));
@@ -119,6 +120,8 @@ export const exportDocumentSchema = z.object({
       group_id: id.nullable(),
       // Absent from exports made before migration 0017.
       group_permission: z.enum(['read', 'tick']).default('read'),
+      // Absent from exports made before migration 0027: the list takes the importing user's, as 0027 gave each list its owner's.
+      currency: z.string().refine(isCurrency).optional(),
       created_at: time,
       updated_at: time,
       items: z.array(

@@ -12,7 +12,6 @@ export interface ExportOwner {
   id: number;
   username: string;
   timezone: string;
-  currency?: string;
 }
 
 export const DOCUMENT_NAME = 'groupnotes.json';
@@ -34,7 +33,7 @@ export function exportZip(repository: ExportRepository, owner: ExportOwner, t: T
 }
 
 async function fill(zip: ZipFile, repository: ExportRepository, owner: ExportOwner, t: Translator, now: number): Promise<void> {
-  const words: ListWords = { t: t.t, language: t.language, currency: owner.currency ?? '' };
+  const words: ListWords = { t: t.t, language: t.language };
   const mtime = new Date(now);
   const output = zip.outputStream as Readable;
   const [notebooks, tags, groups] = await Promise.all([repository.notebooks(owner.id), repository.tags(owner.id), repository.referencedGroups(owner.id)]);

@@ -114,10 +114,12 @@ export class ImportRepository {
   }
 
   async insertShoppingList(
-    list: { title: string; store_name: string; group_id: number | null; group_permission: SharePermission; created_at: number; updated_at: number },
+    list: { title: string; store_name: string; group_id: number | null; group_permission: SharePermission; currency?: string | undefined; created_at: number; updated_at: number },
     items: { name: string; quantity_milli: number; unit: string; estimated_price_cents: number | null; is_bought: number; created_at: number; bought_at?: number | null }[],
   ): Promise<void> {
-    const { id } = await this.db.insertInto('shopping_lists').values({ ...list, owner_id: this.ownerId }).returning('id').executeTakeFirstOrThrow();
+    // Without a currency (an export made before it had one), the importing user's.
+    const currency = list.currency ?? this.db.selectFrom('users').select('users.currency').where('users.id', '=', this.ownerId);
+    const { id } = await this.db.insertInto('shopping_lists').values({ ...list, currency, owner_id: this.ownerId }).returning('id').executeTakeFirstOrThrow();
     // The document says bought; the table says done (migration 0024).
     const rows = items.map(({ is_bought, bought_at, ...item }) => ({ ...item, is_done: is_bought, done_at: bought_at ?? null, list_id: id }));
     for (const chunk of chunks(rows)) await this.db.insertInto('shopping_items').values(chunk).execute();

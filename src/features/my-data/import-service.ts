@@ -182,7 +182,7 @@ async function write(repository: ImportRepository, plan: ExportDocument, now: nu
       continue;
     }
     const { title, store_name, created_at, updated_at } = list;
-    await repository.insertShoppingList({ title, store_name, group_id: groupId(list.group_id), group_permission: list.group_permission, created_at, updated_at }, list.items);
+    await repository.insertShoppingList({ title, store_name, group_id: groupId(list.group_id), group_permission: list.group_permission, currency: list.currency, created_at, updated_at }, list.items);
     summary.shoppingLists += 1;
   }
   return summary;

@@ -36,11 +36,10 @@ export function noteMarkdown(note: ExportNote, notebooks: Map<number, Notebook>,
 
 const checkbox = (done: number, text: string, notes: string[]) => `- [${done === 1 ? 'x' : ' '}] ${text.replace(/\r?\n/g, ' ')}${notes.length ? ` (${notes.join(' · ')})` : ''}`;
 
-/** How the lists' files are written for their owner: in their language and currency. */
+/** How the lists' files are written for their owner: in their language (a shopping list's prices in its own currency). */
 export interface ListWords {
   t: Translator['t'];
   language: string;
-  currency: string;
 }
 
 function todoLine(item: ExportTodoList['items'][number], words: ListWords): string {
@@ -52,9 +51,9 @@ function todoLine(item: ExportTodoList['items'][number], words: ListWords): stri
   return checkbox(item.is_done, item.text, notes.filter((note) => note !== null));
 }
 
-function shoppingLine(item: ExportShoppingList['items'][number], words: ListWords): string {
+function shoppingLine(item: ExportShoppingList['items'][number], currency: string, words: ListWords): string {
   const amount = item.quantity_milli === 1000 && !item.unit ? null : `${showQuantity(item.quantity_milli, words.language)}${item.unit ? ` ${item.unit}` : ''}`;
-  const price = item.estimated_price_cents === null ? null : words.t('export.price_each', { price: formatMoney(item.estimated_price_cents, words.currency, words.language) });
+  const price = item.estimated_price_cents === null ? null : words.t('export.price_each', { price: formatMoney(item.estimated_price_cents, currency, words.language) });
   const buyer = item.is_done === 1 && item.done_by_name ? words.t('export.bought_by', { name: item.done_by_name }) : null;
   return checkbox(item.is_done, item.name, [amount, price, buyer].filter((note) => note !== null));
 }
@@ -68,7 +67,7 @@ export function todoListMarkdown(list: ExportTodoList, words: ListWords): string
 export function shoppingListMarkdown(list: ExportShoppingList, groups: Map<number, string>, words: ListWords): string {
   const fields: Record<string, unknown> = { title: list.title, kind: 'shopping', store: list.store_name || null, created: iso(list.created_at), updated: iso(list.updated_at) };
   if (list.group_id !== null && groups.has(list.group_id)) fields.group = groups.get(list.group_id);
-  return withFrontMatter(fields, `# ${list.title}\n\n${list.items.map((item) => shoppingLine(item, words)).join('\n')}\n`);
+  return withFrontMatter(fields, `# ${list.title}\n\n${list.items.map((item) => shoppingLine(item, list.currency, words)).join('\n')}\n`);
 }
 
 /** One of the user's own chat messages as a Markdown list item: when (in their zone), then the text, its lines kept. */

@@ -3,7 +3,8 @@ import { MAX_ID } from '../../../platform/ids.js';
 import { donePatch, isoTime, permission, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import type { NamedList } from '../repository.js';
 import type { SharedUser } from '../sharing.js';
-import { STORE_MAX, itemName, itemUnit, shoppingListForm } from './forms.js';
+import { CURRENCIES } from '../../accounts/index.js';
+import { STORE_MAX, itemName, itemUnit, listCurrency, shoppingListForm } from './forms.js';
 import { msg } from '../../../platform/i18n/index.js';
 import { type Parsed, estimatedTotal, formatCents, formatQuantity, parseMoney, parseQuantity } from './money.js';
 import type { ShoppingItemPrice, ShoppingItemRow, ShoppingListRow } from './kind.js';
@@ -34,6 +35,7 @@ export const shoppingListJson = z.object({
   store_name: z.string(),
   group: z.number().int().nullable().describe('The id of the group whose members read it, or null.'),
   group_permission: permission.nullable().describe('What the group\'s members may do, `read` or `tick`; null without a group.'),
+  currency: z.string().describe('What its prices are in, for everyone who reads it: an ISO 4217 code, or "" for none.'),
   owner: z.string().describe('The username of its owner.'),
   shares: sharesJson,
   share_count: shareCountJson,
@@ -52,14 +54,21 @@ export type ShoppingListDetailJson = z.infer<typeof shoppingListDetailJson>;
 const GROUP_CHOICE = msg('shopping.choose_group');
 const group = z.number({ error: GROUP_CHOICE }).int(GROUP_CHOICE).min(1, GROUP_CHOICE).max(MAX_ID, GROUP_CHOICE).nullable().describe('A group you belong to, or null.');
 const storeName = z.string().trim().max(STORE_MAX, msg('shopping.store_max'));
+const CURRENCY_CHOICES = `One of ${CURRENCIES.join(', ')}, or "" for none`;
 
 export const shoppingListBody = z
-  .object({ title: shoppingListForm.shape.title, store_name: storeName.default(''), group: group.default(null), group_permission: permission.default('read') })
+  .object({
+    title: shoppingListForm.shape.title,
+    store_name: storeName.default(''),
+    group: group.default(null),
+    group_permission: permission.default('read'),
+    currency: listCurrency.optional().describe(`${CURRENCY_CHOICES}; your own currency when absent.`),
+  })
   .strict();
 
 /** Only the fields sent change. */
 export const shoppingListPatch = z
-  .object({ title: shoppingListForm.shape.title.optional(), store_name: storeName.optional(), group: group.optional(), group_permission: permission.optional() })
+  .object({ title: shoppingListForm.shape.title.optional(), store_name: storeName.optional(), group: group.optional(), group_permission: permission.optional(), currency: listCurrency.optional().describe(`${CURRENCY_CHOICES}.`) })
   .strict();
 
 /** A decimal as text or a JSON number, parsed exactly by `parse`; absent, null or '' is `whenEmpty`. */
@@ -115,6 +124,7 @@ export function shoppingListOut(list: NamedList<ShoppingListRow>, userId: number
     store_name: list.store_name,
     group: list.group_id,
     group_permission: list.group_id === null ? null : list.group_permission,
+    currency: list.currency,
     owner: list.owner_name,
     shares: sharesOf(list, userId, sharedWith),
     share_count: Number(list.share_count),

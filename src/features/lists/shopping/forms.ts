@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { msg } from '../../../platform/i18n/index.js';
 import { parseId } from '../../../platform/ids.js';
+import { isCurrency } from '../../accounts/index.js';
 import { permissionField } from '../sharing.js';
 import { type Parsed, parseMoney, parseQuantity } from './money.js';
 import { listTitle } from '../forms.js';
@@ -25,6 +26,9 @@ function decimal<Empty extends number | null>(parse: (text: string, language: st
     });
 }
 
+/** A list's currency: an ISO 4217 code of the account page's choices, or '' for none. */
+export const listCurrency = z.string().trim().refine(isCurrency, msg('form.currency_invalid'));
+
 export const shoppingListForm = z.object({
   title: listTitle,
   store_name: z.string().trim().max(STORE_MAX, msg('shopping.store_max')).optional().default(''),
@@ -43,6 +47,8 @@ export const shoppingListForm = z.object({
     }),
   /** What the group's members may do; kept without a group, where it means nothing. */
   group_permission: permissionField.optional().default('read'),
+  /** What its prices are shown in to every reader (the account page's choices). Absent: a new list takes its owner's, an edit keeps the list's. */
+  currency: listCurrency.optional(),
 });
 
 export type ShoppingListInput = z.infer<typeof shoppingListForm>;

@@ -42,7 +42,13 @@ export const shoppingLists: ListKindModule<ShoppingListRow, ShoppingItemRow, Sho
     forms: { list: shoppingListForm, item: shoppingItemForm },
     messages: { created: 'shopping.created', saved: 'shopping.saved', deleted: 'shopping.deleted' },
     form: (ctx, { list, groups, values, errors }) => ShoppingFormPage({ ctx, list, groups, values, errors }),
-    formValues: (list) => ({ title: list.title, store_name: list.store_name, group: list.group_id === null ? '' : String(list.group_id), group_permission: list.group_permission }),
+    formValues: (list) => ({
+      title: list.title,
+      store_name: list.store_name,
+      group: list.group_id === null ? '' : String(list.group_id),
+      group_permission: list.group_permission,
+      currency: list.currency,
+    }),
     page: (ctx, page, forms) => ShoppingListPage({ ctx, page, ...forms }),
     itemForm: (ctx, item, page, state) => EditShoppingItemPage({ ctx, item, listTitle: page.list.title, ...state }),
     // Stored numbers shown back as the page's language types them: `1,5` in Ukrainian.
@@ -56,9 +62,9 @@ export const shoppingLists: ListKindModule<ShoppingListRow, ShoppingItemRow, Sho
   api: {
     summaries: {
       list: 'Your shopping lists, those shared with you and those of your groups, most recently changed first (without their items).',
-      create: 'Create a shopping list, for one of your groups or none.',
+      create: 'Create a shopping list, for one of your groups or none, in a currency (yours when none is sent).',
       get: 'A shopping list with its items and the estimated total of those not yet bought.',
-      patch: 'Change the title, store or group of a shopping list (owner only); If-Match honoured.',
+      patch: 'Change the title, store, group or currency of a shopping list (owner only); If-Match honoured.',
       addItem: 'Add an item to a shopping list (owner, tick users, group members when the group may tick).',
       patchItem: 'Mark an item bought or not bought (owner, tick users, group members when the group may tick); If-Match honoured.',
     },
@@ -72,7 +78,7 @@ export const shoppingLists: ListKindModule<ShoppingListRow, ShoppingItemRow, Sho
     // The page's items, or the collection's items still to buy: what the estimated total is made of.
     listOut: (list, userId, sharedWith, items) =>
       shoppingListOut(list, userId, sharedWith, items ?? parseJsonRows<ShoppingItemPrice>(list.to_buy ?? [])),
-    current: (json) => ({ title: json.title, store_name: json.store_name, group: json.group, group_permission: json.group_permission ?? 'read' }),
+    current: (json) => ({ title: json.title, store_name: json.store_name, group: json.group, group_permission: json.group_permission ?? 'read', currency: json.currency }),
     itemOut: shoppingItemOut,
   },
   live: shoppingLive,

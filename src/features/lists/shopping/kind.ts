@@ -31,7 +31,15 @@ export const SHOPPING: ListKind<ShoppingListRow, ShoppingItemRow, ShoppingListIn
   tables: { lists: 'shopping_lists', items: 'shopping_items', shares: 'shopping_list_shares' },
   group: { heading: 'shopping.shelf_heading' },
   list: {
-    values: (input) => ({ title: input.title, store_name: input.store_name, group_id: input.group, group_permission: input.group_permission }),
+    values: (input) => ({
+      title: input.title,
+      store_name: input.store_name,
+      group_id: input.group,
+      group_permission: input.group_permission,
+      ...(input.currency === undefined ? {} : { currency: input.currency }),
+    }),
+    // A list made without a currency (an API client that sends none) takes its owner's, as the form's choice does.
+    insertDefaults: (db, ownerId) => ({ currency: db.selectFrom('users').select('users.currency').where('users.id', '=', ownerId) }),
     columns: (db) => [db.selectFrom('groups').select('groups.name').where('groups.id', '=', sql.ref<number>('shopping_lists.group_id')).as('group_name')],
     // The items still to buy: the estimated total of each list of the collection.
     apiColumns: (db) => [

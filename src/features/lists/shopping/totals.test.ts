@@ -3,7 +3,7 @@ import type { Group, User } from '../../../db/schema.js';
 import { addShoppingItem, buildTestApp, createGroup, createShoppingList, loggedIn, shoppingRows, type TestApp, type TestBrowser } from '../../../../test/index.js';
 
 // A shopping list page's estimated total of what is left to buy: exact cents, shown to everyone
-// who reads the list, in the user's currency.
+// who reads the list, in the list's currency.
 
 type Caller = { user: User; browser: TestBrowser };
 let t: TestApp;
@@ -77,13 +77,14 @@ describe('the estimated total', () => {
     expect([salt?.quantity_milli, salt?.estimated_price_cents]).toEqual([1000, null]);
   });
 
-  it('shows prices and totals with thousands separators and the user’s currency', async () => {
+  it('shows prices and totals with thousands separators and the list’s currency', async () => {
     const buyer = await loggedIn(t);
     const list = await createShoppingList(t.db, buyer.user, { title: 'Big' });
     await addShoppingItem(t.db, list, { name: 'Sofa', quantity_milli: 2000, estimated_price_cents: 123_456 });
     expect((await buyer.browser.get(`/shopping/${list.id}/`)).body).toContain('>2,469.12</strong>');
-    expect((await buyer.browser.post('/accounts/', { email: '', timezone: 'UTC', currency: 'XXX' })).statusCode).toBe(400);
-    expect((await buyer.browser.post('/accounts/', { email: '', timezone: 'UTC', currency: 'EUR' })).statusCode).toBe(302);
+    const edit = (currency: string) => buyer.browser.post(`/shopping/${list.id}/edit/`, { title: 'Big', store_name: '', group: '', currency });
+    expect((await edit('XXX')).statusCode).toBe(400);
+    expect((await edit('EUR')).statusCode).toBe(302);
     const body = (await buyer.browser.get(`/shopping/${list.id}/`)).body;
     expect(body).toContain('>€2,469.12</strong>');
     expect(body).toContain('€1,234.56');

@@ -6,6 +6,7 @@ import { ItemActions, ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
 import { type FormState, permissionChoices } from '../views.js';
+import { currencyChoices } from '../../accounts/index.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
 import { SHOPPING, type ShoppingItemRow, type ShoppingListRow } from './kind.js';
 import { STORE_MAX } from './forms.js';
@@ -15,6 +16,8 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
   ctx: ViewContext; list?: { id: number; title: string }; groups: Pick<Group, 'id' | 'name'>[];
 } & FormState) {
   const choices = [{ value: '', label: ctx.t('shopping.no_group') }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
+  // A new list starts in its owner's currency (the account page's); an edit shows the list's.
+  const currency = values.currency ?? ctx.user?.currency ?? '';
   return (
     <ListFormFrame ctx={ctx} kind={SHOPPING} list={list} newTitle={ctx.t('shopping.new_title')} values={values} errors={errors}>
       <Field name="store_name" label={ctx.t('shopping.store_label')} value={values.store_name} errors={errors} maxLength={STORE_MAX} />
@@ -22,6 +25,8 @@ export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }
         help={ctx.t(groups.length ? 'shopping.group_help' : 'shopping.group_help_none')} />
       <Select name="group_permission" label={ctx.t('shopping.group_permission_label')} value={values.group_permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
         help={ctx.t('shopping.group_permission_help')} />
+      <Select name="currency" label={ctx.t('shopping.currency_label')} value={currency} choices={currencyChoices(ctx)} errors={errors}
+        help={ctx.t('shopping.currency_help')} />
     </ListFormFrame>
   );
 }
@@ -39,8 +44,8 @@ function WhoDidWhat({ ctx, item, timeZone }: { ctx: ViewContext; item: ShoppingI
   );
 }
 
-/** One item: the page and its live updates (shopping/live.ts) render it alike. */
-export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; item: ShoppingItemRow; canTick: boolean; canEdit: boolean }) {
+/** One item, its price in its list's currency: the page and its live updates (shopping/live.ts) render it alike. */
+export function ItemRow({ ctx, item, currency, canTick, canEdit }: { ctx: ViewContext; item: ShoppingItemRow; currency: string; canTick: boolean; canEdit: boolean }) {
   const bought = item.is_done === 1;
   const name = bought ? <del>{item.name}</del> : <span>{item.name}</span>;
   const price = item.estimated_price_cents;
@@ -55,7 +60,7 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
         {name} <WhoDidWhat ctx={ctx} item={item} timeZone={ctx.user!.timezone} />
       </td>
       <td class="number">{showQuantity(item.quantity_milli, ctx.language)}{item.unit ? ` ${item.unit}` : ''}</td>
-      <td class="number">{price === null ? ctx.t('shopping.no_price') : formatMoney(price, ctx.user!.currency, ctx.language)}</td>
+      <td class="number">{price === null ? ctx.t('shopping.no_price') : formatMoney(price, currency, ctx.language)}</td>
       {canEdit ? (
         <ItemActions ctx={ctx} kind={SHOPPING} itemId={item.id} name={item.name} cell />
       ) : null}
@@ -63,7 +68,7 @@ export function ItemRow({ ctx, item, canTick, canEdit }: { ctx: ViewContext; ite
   );
 }
 
-/** The estimated total in the viewer's currency and language: the page and its live updates render it alike. */
+/** The estimated total in the list's currency and the viewer's language: the page and its live updates render it alike. */
 export function Total({ ctx, total }: { ctx: Pick<ViewContext, 't' | 'language'>; total: EstimatedTotal & { currency: string } }) {
   return (
     <p class="shopping-total">
@@ -108,13 +113,13 @@ export function ShoppingListPage({ ctx, page, share, item }: { ctx: ViewContext;
                 {canEdit ? <th scope="col"><span class="visually-hidden">{ctx.t('shopping.actions')}</span></th> : null}
               </tr>
             </thead>
-            <tbody>{items.map((entry) => <ItemRow ctx={ctx} item={entry} canTick={canTick} canEdit={canEdit} />)}</tbody>
+            <tbody>{items.map((entry) => <ItemRow ctx={ctx} item={entry} currency={list.currency} canTick={canTick} canEdit={canEdit} />)}</tbody>
           </table>
         </div>
       ) : (
         <p class="empty">{ctx.t(canTick ? 'shopping.empty_tick' : 'lists.empty_read')}</p>
       )}
-      <Total ctx={ctx} total={{ ...total, currency: ctx.user!.currency ?? '' }} />
+      <Total ctx={ctx} total={{ ...total, currency: list.currency }} />
       {/* Shown once something is bought (live-list.js shows and hides it as ticks arrive). */}
       {canEdit && items.length > 0 ? (
         <p data-clear-bought="" hidden={!items.some((entry) => entry.is_done === 1)}>

@@ -9,7 +9,7 @@ import { ItemRow } from './views.js';
 /** A to-do list's live updates: its counts (the engine's), and each item's row as the page shows it to such a viewer. */
 export const todoLive: ListLive<TodoItemRow> = {
   renderItem(item, viewer) {
-    const ctx = liveViewContext(viewer.timezone, '', viewer.language);
+    const ctx = liveViewContext(viewer.timezone, viewer.language);
     const row = ItemRow({ ctx, item, canTick: viewer.role !== 'read', canEdit: viewer.role === 'owner', today: todayIn(viewer.timezone) });
     return renderingIn(translator(ctx.language), () => renderToHtml(row));
   },
