@@ -55,10 +55,13 @@ export class Person {
     page.on('pageerror', (error) => this.errors.push(error.message));
   }
 
-  static async open(browser: Browser, name: string, options: { javaScript?: boolean; locale?: string } = {}): Promise<Person> {
+  /** `phone`: a touch screen 390 px wide, as a phone's browser (coarse pointer, no hover, mobile viewport). */
+  static async open(browser: Browser, name: string, options: { javaScript?: boolean; locale?: string; phone?: boolean } = {}): Promise<Person> {
     const context = await browser.newContext({
       baseURL: inject('baseUrl'),
-      viewport: DESKTOP,
+      viewport: options.phone ? PHONE : DESKTOP,
+      hasTouch: options.phone ?? false,
+      isMobile: options.phone ?? false,
       // Also the browser's Accept-Language.
       locale: options.locale ?? 'en-GB',
       timezoneId: 'Europe/Berlin',

@@ -115,7 +115,7 @@ describe('chat links become cards for those who may see them', () => {
       return dev.page.locator('.nav-count-link').textContent();
     }).toBe('Chat1, 1 unread chat message');
     // The badge is hidden from screen readers, which hear the words instead.
-    expect(await dev.page.getByRole('link', { name: /^Chat\W+1 unread chat message$/ }).getAttribute('href')).toBe('/groups/');
+    expect(await dev.page.getByRole('link', { name: /^Chat\W+1 unread chat message$/ }).getAttribute('href')).toBe('/chat/');
     await dev.visit('/groups/');
     expect(await dev.page.locator('.unread-count').textContent()).toBe('1 new message');
     await dev.screenshot('groups-unread');

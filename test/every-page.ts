@@ -75,6 +75,8 @@ export async function everyPage(words: UserWords, language = ''): Promise<EveryP
   const shopping = await createShoppingList(t.db, anna, { title: words.shopping, store_name: words.store, group });
   const item = await addShoppingItem(t.db, shopping, { name: words.item, unit: words.unit, estimated_price_cents: 869 });
   await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: bohdan.id, content: words.chat, created_at: Date.now() }).execute();
+  // anna's own, just sent: she may edit and delete it (its pages).
+  const ownMessage = await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: anna.id, content: words.chat, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
   await createToken(t.db, anna, 'read', words.token);
   const token = await t.db.selectFrom('access_tokens').select('id').where('user_id', '=', anna.id).executeTakeFirstOrThrow();
   const { password, last_login, email } = await t.db.selectFrom('users').select(['password', 'last_login', 'email']).where('id', '=', reader.id).executeTakeFirstOrThrow();
@@ -101,6 +103,7 @@ export async function everyPage(words: UserWords, language = ''): Promise<EveryP
     '/shopping/:pk/': `/shopping/${shopping.id}/`,
     '/shopping/items/:pk/': `/shopping/items/${item.id}/`,
     '/groups/:pk/members/:user_pk/': `/groups/${group.id}/members/${bohdan.id}/`,
+    '/groups/:pk/chat/messages/:messageId/': `/groups/${group.id}/chat/messages/${ownMessage.id}/`,
     '/groups/:pk/': `/groups/${group.id}/`,
     '/reminders/:pk/': `/reminders/${reminder.id}/`,
     '/admin/users/:pk/': `/admin/users/${bohdan.id}/`,

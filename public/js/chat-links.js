@@ -80,7 +80,9 @@ window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
   function showCard(content, ref) {
     const card = cards.get(ref);
     const item = content.parentElement;
-    if (!card || !item || item.querySelector(`.chat-card[data-ref="${ref}"]`)) return;
+    // A message edited (or deleted) since it was asked about may no longer link there.
+    const stillLinked = (content.dataset.refs ?? '').split(' ').includes(ref);
+    if (!card || !item || !stillLinked || item.querySelector(`.chat-card[data-ref="${ref}"]`)) return;
     const stick = nearBottom();
     item.append(cardElement(card));
     if (stick) scrollToBottom();

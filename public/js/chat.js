@@ -34,7 +34,18 @@
   const serverRendered = log.querySelectorAll('.chat-content');
   // Links and cards (chat-links.js); without it, messages stay text.
   const links = window.groupnotesChatLinks?.({ root, nearBottom: () => nearBottom(), scrollToBottom: () => scrollToBottom() });
-  const fillContent = (element, text) => (links ? links.fill(element, text) : (element.textContent = text));
+  // Mentions of members marked, and suggested in the box (chat-mentions.js); without it, plain text.
+  const mentions = window.groupnotesChatMentions?.({ root, input, username });
+  const fillContent = (element, text) => {
+    if (links) links.fill(element, text);
+    else element.textContent = text;
+    mentions?.highlight(element);
+  };
+  // Edits and deletes shown in place, and the links to make them (chat-changes.js).
+  const changes = window.groupnotesChatChanges?.({ root, log, username, fillContent, fullTime });
+  // A touch-first device (a phone, a tablet) has no Shift+Enter: there Enter is a new line and the
+  // Send button sends. app.css shows the hint that says which, from the same media query.
+  const touchFirst = window.matchMedia('(pointer: coarse)');
   let hasOlder = known.size >= PAGE;
   /** The text of the last message sent and not yet echoed back by the server. */
   let unconfirmed = null;
@@ -96,6 +107,7 @@
     content.className = 'chat-content';
     fillContent(content, message.content);
     item.append(header, content);
+    changes?.decorate(item, message);
     return item;
   }
 
@@ -119,6 +131,11 @@
   };
 
   function receive(message) {
+    // Shown already (history again after a reconnect): only what changed meanwhile.
+    if (known.has(message.message_id)) {
+      changes?.refresh(message);
+      return;
+    }
     const stick = nearBottom() || message.author === username;
     if (insert(message) && stick) scrollToBottom();
   }
@@ -153,6 +170,10 @@
       if (frame.type === 'history' || frame.type === 'message') {
         if (frame.type === 'message' && frame.author === username && frame.content === unconfirmed) unconfirmed = null;
         receive(frame);
+      } else if (frame.type === 'edited') {
+        changes?.edited(frame);
+      } else if (frame.type === 'deleted') {
+        changes?.deleted(frame);
       } else if (frame.type === 'error') {
         // Frames are answered in order, so the error is about the last message sent: give its
         // text back rather than lose it (unless something new has been typed meanwhile).
@@ -227,10 +248,13 @@
     unconfirmed = content;
     input.value = '';
     showError('');
+    // On a desktop the next message is typed at once, whether Enter or the button sent this one.
+    if (!touchFirst.matches) input.focus();
   });
 
   input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    // A key chat-mentions.js took (Enter picking a name) is not a send.
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.defaultPrevented && !touchFirst.matches) {
       event.preventDefault();
       form.requestSubmit();
     }
@@ -256,14 +280,13 @@
     time.textContent = formatTime(time.dateTime);
     time.title = fullTime(time.dateTime);
   }
-  // On a phone the box must show under the history without scrolling the page (app.css sizes the
-  // history for a usual header; a flash message or a long group name may take more).
+  // On a phone the history takes the height the box leaves, the box at the foot of the screen
+  // without scrolling the page (app.css sizes it for a usual header; a flash message, a long group
+  // name or a longer language's navigation take more, a short one less).
   if (window.matchMedia('(max-width: 575px)').matches) {
-    const overflow = form.getBoundingClientRect().bottom - window.innerHeight;
-    if (overflow > 0) scroller.style.maxHeight = `${Math.max(160, scroller.getBoundingClientRect().height - overflow - 8)}px`;
+    const room = window.innerHeight - form.getBoundingClientRect().bottom - 8;
+    scroller.style.height = `${Math.max(160, scroller.getBoundingClientRect().height + room)}px`;
   }
   scrollToBottom();
-  // The box is ready to type in (autofocus may have run before the form was shown).
-  if (document.activeElement === document.body || document.activeElement === document.getElementById('main')) input.focus({ preventScroll: true });
   connect();
 })();

@@ -148,8 +148,13 @@ export interface ChatMessagesTable {
   id: Generated<number>;
   group_id: number;
   author_id: number;
+  /** Emptied when the message is deleted. */
   content: string;
   created_at: number;
+  /** When its author last changed it (migration 0028); null if never. */
+  edited_at: number | null;
+  /** When it was deleted (migration 0028): the row stays, so ids in the history stay continuous. */
+  deleted_at: number | null;
 }
 
 /** How far a member has read a group's chat (migration 0019); no row is nothing read yet. */

@@ -112,7 +112,9 @@ describe('every page of groups, chat and notifications speaks only from the cata
   it('the chat page with history', async () => {
     const body = await page(owner.browser, `/groups/${group.id}/chat/`);
     expect(body).toContain('⟦Hello⟧');
-    expectOnlyCatalogue('chat', body);
+    // The mention is marked (<mark>), which splits the message's own text around it.
+    expect(body).toContain('⟦<mark class="mention">@marko</mark>, look⟧');
+    expectOnlyCatalogue('chat', body, [...userContent, '⟦', ', look⟧']);
   });
 
   it('the notifications page', async () => {

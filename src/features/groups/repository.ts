@@ -122,14 +122,50 @@ export class GroupsRepository {
     return row && { ...row, member_count: Number(row.member_count) };
   }
 
-  /** findMemberGroup with the user's unread messages in it (up to COUNT_CAP), for the chat page: one query. */
-  async findMemberGroupWithUnread(userId: number, groupId: number): Promise<(GroupSummary & { unread: number }) | undefined> {
+  /**
+   * findMemberGroup with the user's unread messages in it (up to COUNT_CAP) and its members'
+   * usernames (for the chat's mention suggestions), for the chat page: one query.
+   */
+  async findChatPageGroup(userId: number, groupId: number): Promise<(GroupSummary & { unread: number; members: string[] }) | undefined> {
     const row = await this.summaries()
-      .select((eb) => unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'))
+      .select((eb) => [
+        unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'),
+        jsonRowsFrom(
+          this.db,
+          eb
+            .selectFrom('group_members')
+            .innerJoin('users', 'users.id', 'group_members.user_id')
+            .select('users.username')
+            .whereRef('group_members.group_id', '=', 'groups.id')
+            .orderBy('users.username_key'),
+        ).as('members'),
+      ])
       .where('groups.id', '=', groupId)
       .where('groups.id', 'in', this.memberGroupIds(userId))
       .executeTakeFirst();
-    return row && { ...row, member_count: Number(row.member_count), unread: Number(row.unread ?? 0) };
+    if (!row) return undefined;
+    const { members, ...group } = row;
+    return { ...group, member_count: Number(row.member_count), unread: Number(row.unread ?? 0), members: parseJsonRows<{ username: string }>(members).map((member) => member.username) };
+  }
+
+  /**
+   * The user's groups for the chat list: each with its unread messages (up to COUNT_CAP) and the
+   * time of its last message, the latest first (groups without messages after them, newest first).
+   * One query; the last message is read off the (group_id, id) index.
+   */
+  async listChatsForMember(userId: number): Promise<{ id: number; name: string; unread: number; last_message_at: number | null }[]> {
+    const rows = await this.db
+      .selectFrom('groups')
+      .select((eb) => [
+        'groups.id',
+        'groups.name',
+        unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'),
+        eb.selectFrom('chat_messages').select('chat_messages.created_at').whereRef('chat_messages.group_id', '=', 'groups.id').orderBy('chat_messages.id', 'desc').limit(1).as('last_message_at'),
+      ])
+      .where('groups.id', 'in', this.memberGroupIds(userId))
+      .execute();
+    const chats = rows.map((row) => ({ id: row.id, name: row.name, unread: Number(row.unread ?? 0), last_message_at: row.last_message_at === null ? null : Number(row.last_message_at) }));
+    return chats.sort((a, b) => (b.last_message_at ?? 0) - (a.last_message_at ?? 0) || b.id - a.id);
   }
 
   /**

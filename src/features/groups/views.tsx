@@ -10,6 +10,17 @@ import type { SharedSection } from './shared-objects.js';
 import { Time } from '../../platform/views/controls.js';
 import type { GroupMember, GroupSummary } from './repository.js';
 
+/** A group's unread chat messages ("3 new"), nothing when there are none: on /groups/ and /chat/. */
+export function UnreadCount({ ctx, count }: { ctx: ViewContext; count: number }) {
+  if (count === 0) return null;
+  return (
+    <span class="badge badge-group unread-count">
+      {countBadge(count)} {ctx.t('groups.unread_new', { count })}
+      <span class="visually-hidden"> {ctx.t('groups.unread_messages', { count })}</span>
+    </span>
+  );
+}
+
 export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: (GroupSummary & { unread: number })[] }) {
   return (
     <Layout ctx={ctx} title={ctx.t('groups.title')}>
@@ -38,12 +49,7 @@ export function GroupListPage({ ctx, groups }: { ctx: ViewContext; groups: (Grou
                   <td>{group.member_count}</td>
                   <td>
                     <a href={`/groups/${group.id}/chat/`}>{ctx.t('groups.open_chat')}<span class="visually-hidden"> {ctx.t('groups.open_chat_of', { group: group.name })}</span></a>
-                    {group.unread > 0 ? (
-                      <span class="badge badge-group unread-count">
-                        {countBadge(group.unread)} {ctx.t('groups.unread_new', { count: group.unread })}
-                        <span class="visually-hidden"> {ctx.t('groups.unread_messages', { count: group.unread })}</span>
-                      </span>
-                    ) : null}
+                    <UnreadCount ctx={ctx} count={group.unread} />
                   </td>
                 </tr>
               ))}

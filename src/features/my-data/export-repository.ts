@@ -111,7 +111,7 @@ export class ExportRepository {
     }
   }
 
-  /** The user's own chat messages (not the other members': theirs to take away), by group, oldest first, a page at a time. */
+  /** The user's own chat messages (not the other members': theirs to take away; not those deleted), by group, oldest first, a page at a time. */
   async *chatMessages(authorId: number): AsyncGenerator<ExportChatMessage[]> {
     for (let after = 0; ; ) {
       const rows = await this.db
@@ -119,6 +119,7 @@ export class ExportRepository {
         .innerJoin('groups', 'groups.id', 'chat_messages.group_id')
         .select(['chat_messages.id', 'chat_messages.group_id', 'groups.name as group_name', 'chat_messages.content', 'chat_messages.created_at'])
         .where('chat_messages.author_id', '=', authorId)
+        .where('chat_messages.deleted_at', 'is', null)
         .where('chat_messages.id', '>', after)
         .orderBy('chat_messages.id')
         .limit(EXPORT_PAGE_SIZE)

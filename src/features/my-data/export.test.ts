@@ -92,7 +92,7 @@ describe('export of my data', () => {
     expect(document.shopping_lists).toEqual([expect.objectContaining({ title: 'Groceries', group_permission: 'read', items: [expect.objectContaining({ name: 'Apples', quantity_milli: 1500, estimated_price_cents: 249, is_bought: 1 }), expect.objectContaining({ name: 'Bread' })] })]);
   });
 
-  it('writes the lists and the chat for their owner: in their language and currency, with who ticked and who it is for, and file names without stray dashes', async () => {
+  it('writes the lists and the chat for their owner: in their language (prices in the list’s currency), with who ticked and who it is for, and file names without stray dashes', async () => {
     const { user, browser } = await loggedIn(t);
     await t.db.updateTable('users').set({ language: 'uk', currency: 'UAH', timezone: 'Europe/Kyiv' }).where('id', '=', user.id).execute();
     const member = await createUser(t.db, { username: 'sofiia' });
@@ -101,7 +101,7 @@ describe('export of my data', () => {
     await addTodoItem(t.db, chores, { text: 'Заплатити за світло', due_date: '2026-12-04', assignee: member });
     const paid = await addTodoItem(t.db, chores, { text: 'Винести сміття', is_done: 1, position: 1 });
     await t.db.updateTable('todo_items').set({ done_by: member.id }).where('id', '=', paid.id).execute();
-    const shop = await createShoppingList(t.db, user, { title: 'Сільпо: субота' });
+    const shop = await createShoppingList(t.db, user, { title: 'Сільпо: субота', currency: 'UAH' });
     const bread = await addShoppingItem(t.db, shop, { name: 'Хліб', estimated_price_cents: 4250, is_bought: 1 });
     await t.db.updateTable('shopping_items').set({ done_by: member.id }).where('id', '=', bread.id).execute();
     await addShoppingItem(t.db, shop, { name: 'Гречка', quantity_milli: 1500, unit: 'кг', estimated_price_cents: null });
@@ -111,6 +111,8 @@ describe('export of my data', () => {
       { group_id: group.id, author_id: member.id, content: 'Not mine to export', created_at: at + 1000 },
       { group_id: group.id, author_id: user.id, content: 'Дякую!', created_at: at + 2000 },
     ]).execute();
+    // Deleted (its content emptied): not exported as an empty line.
+    await t.db.insertInto('chat_messages').values({ group_id: group.id, author_id: user.id, content: '', created_at: at + 1500, deleted_at: at + 1600 }).execute();
 
     const files = await unzip((await browser.get('/accounts/export/')).rawPayload);
     const todo = files.get('Списки справ/Справи.md')!;
@@ -124,6 +126,7 @@ describe('export of my data', () => {
     // In the owner's zone (Kyiv, two hours ahead in December), a message's lines kept together.
     expect(chat).toMatch(/- 4 груд\. 2026 р\., 10:05: Хто купить хліб\?\n {2}І молоко\n- 4 груд\. 2026 р\., 10:05: Дякую!/);
     expect(chat).not.toContain('Not mine to export');
+    expect(chat).not.toMatch(/10:05: *$/m);
     expect([...files.keys()].some((name) => /\w- /u.test(name))).toBe(false);
   });
 

@@ -78,7 +78,7 @@ describe('group member', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Team agenda');
     expect(page.body).toContain(`Group: <a href="/groups/${group.id}/">${group.name}</a>`);
-    expect(page.body).toContain(`By ${owner.user.username}`);
+    expect(page.body).toContain(`Written by ${owner.user.username}`);
     expect(page.body).not.toContain(`/notes/${note.id}/edit/`);
     expect(page.body).not.toContain(`/notes/${note.id}/pin/`);
     expect(page.body).not.toContain(`/notes/${note.id}/delete/`);

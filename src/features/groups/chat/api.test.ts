@@ -40,7 +40,7 @@ describe('GET /api/v1/groups/:pk/messages/', () => {
   it('gives the owner and a member the latest messages with the socket’s fields; a stranger gets 404', async () => {
     const { owner, member, stranger, group } = await groupCast(t);
     const [id] = await insertMessages(group.id, member.user.id, 1);
-    const expected = [{ message_id: id, author: member.user.username, content: 'm0', timestamp: new Date(Date.UTC(2026, 0, 1)).toISOString() }];
+    const expected = [{ message_id: id, author: member.user.username, content: 'm0', timestamp: new Date(Date.UTC(2026, 0, 1)).toISOString(), edited_at: null, deleted: false }];
     for (const caller of [owner.api, member.readOnly]) {
       const response = await caller.get(`/api/v1/groups/${group.id}/messages/`);
       expect(response.statusCode).toBe(200);
@@ -78,7 +78,7 @@ describe('GET /api/v1/groups/:pk/messages/:messageId/', () => {
     const [id] = await insertMessages(group.id, owner.user.id, 1);
     const [elsewhere] = await insertMessages(other.group.id, other.owner.user.id, 1);
     const path = `/api/v1/groups/${group.id}/messages/${id}/`;
-    expect((await owner.api.get(path)).data).toEqual({ message_id: id, author: owner.user.username, content: 'm0', timestamp: expect.stringMatching(ISO) });
+    expect((await owner.api.get(path)).data).toEqual({ message_id: id, author: owner.user.username, content: 'm0', timestamp: expect.stringMatching(ISO), edited_at: null, deleted: false });
     expect((await member.readOnly.get(path)).statusCode).toBe(200);
     expect((await stranger.api.get(path)).statusCode).toBe(404);
     // Another group's message through a group the caller is in: not there.
@@ -96,7 +96,7 @@ describe('POST /api/v1/groups/:pk/messages/', () => {
     const response = await member.api.post(`/api/v1/groups/${group.id}/messages/`, { content: '  hello <b>all</b>  ' });
     expect(response.statusCode).toBe(201);
     const id = response.data.message_id as unknown as number;
-    expect(response.data).toEqual({ message_id: id, author: member.user.username, content: 'hello <b>all</b>', timestamp: expect.stringMatching(ISO) });
+    expect(response.data).toEqual({ message_id: id, author: member.user.username, content: 'hello <b>all</b>', timestamp: expect.stringMatching(ISO), edited_at: null, deleted: false });
     expect(response.headers.location).toBe(`/api/v1/groups/${group.id}/messages/${id}/`);
     for (const socket of [ownerSocket, memberSocket]) {
       const [frame] = await socket.waitFor((item) => item.type === 'message');

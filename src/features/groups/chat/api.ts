@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../../../errors.js';
-import { apiRoute } from '../../../platform/api/routes.js';
+import { apiRoute, checkIfMatch } from '../../../platform/api/routes.js';
 import { encodeCursor, nextUrl, pageOf, pagingQuery } from '../../../platform/api/paging.js';
-import { MAX_ID } from '../../../platform/ids.js';
 import { cursorId, groupParams } from '../api-schemas.js';
 import type { ChatService } from './service.js';
 import { chatFrame } from './forms.js';
+import { EDIT_WINDOW_MS } from './message-changes.js';
 import type { GroupsRepository } from '../repository.js';
 
 /** A chat message as the API shows it: the same fields as the socket's. */
@@ -15,11 +15,14 @@ export const messageSchema = z.object({
   author: z.string().describe('The author’s username.'),
   content: z.string(),
   timestamp: z.string().describe('ISO 8601, UTC.'),
+  edited_at: z.string().nullable().describe('When its author last edited it, ISO 8601 UTC; null if never.'),
+  deleted: z.boolean().describe('Deleted: `content` is empty, and the chat shows “message deleted” in its place.'),
 });
 
-// A group's chat over JSON: the history the socket and `/groups/<pk>/chat/messages/` send, and
+// A group's chat over JSON: the history the socket and `/groups/<pk>/chat/messages/` send,
 // posting, which is the socket's own path (ChatService.post: stored while a member, published
-// through the hub to the group's sockets on every instance).
+// through the hub to the group's sockets on every instance), and editing and deleting, the pages'
+// own (ChatService.edit and .remove), published the same way.
 
 const messageParams = groupParams.extend({ messageId: groupParams.shape.pk.describe('The message id.') });
 
@@ -62,11 +65,43 @@ export function chatApi(app: FastifyInstance, chat: ChatService, groups: GroupsR
     errors: [404],
     handler: async ({ user, params }) => {
       const group = await memberGroup(user.id, params.pk);
-      // The history's own scoped query: the latest message up to this id, if it is this one (with
-      // no bound for the largest id, whose successor PostgreSQL's integer column cannot compare).
-      const [message] = await chat.history(group.id, user.id, params.messageId < MAX_ID ? params.messageId + 1 : undefined, 1);
-      if (message?.message_id !== params.messageId) throw new NotFound();
+      const message = await chat.find(group.id, user.id, params.messageId);
+      if (!message) throw new NotFound();
       return message;
+    },
+  });
+
+  const minutes = EDIT_WINDOW_MS / 60_000;
+
+  // Edits and deletes are decided by one statement each (message-changes.ts), so a caller who may
+  // not make the change gets the same 404 as for a message that does not exist.
+  apiRoute(app, {
+    method: 'PATCH',
+    path: '/api/v1/groups/:pk/messages/:messageId/',
+    tag: TAG,
+    summary: `Edits your own message within ${minutes} minutes of posting it (1 to 2000 characters once trimmed); with If-Match, only if it is unchanged since you read it. Delivered live to the group’s chat sockets as an \`edited\` frame.`,
+    params: messageParams,
+    body: chatFrame.strict(),
+    response: messageSchema,
+    errors: [403, 404, 412],
+    handler: async ({ user, params, body, request }) => {
+      const precondition = request.headers['if-match'] === undefined ? undefined : (current: z.infer<typeof messageSchema>) => checkIfMatch(request, current);
+      const message = await chat.edit(params.pk, { id: user.id, username: user.username }, params.messageId, body.content, precondition);
+      if (!message) throw new NotFound();
+      return message;
+    },
+  });
+
+  apiRoute(app, {
+    method: 'DELETE',
+    path: '/api/v1/groups/:pk/messages/:messageId/',
+    tag: TAG,
+    summary: `Deletes a message: your own within ${minutes} minutes of posting it, or, in a group you own, every member’s, whenever. It stays in the history, empty, with \`deleted\` true; the group’s chat sockets get a \`deleted\` frame.`,
+    params: messageParams,
+    status: 204,
+    errors: [403, 404],
+    handler: async ({ user, params }) => {
+      if (!(await chat.remove(params.pk, user.id, params.messageId))) throw new NotFound();
     },
   });
 

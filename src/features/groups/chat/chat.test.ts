@@ -72,6 +72,8 @@ describe('a member connected to the chat', () => {
       author: a.user.username,
       content: 'm5',
       timestamp: new Date(base + 5000).toISOString(),
+      edited_at: null,
+      deleted: false,
     });
     client.close();
   });
@@ -82,7 +84,7 @@ describe('a member connected to the chat', () => {
     const bob = await connectChat(address, chatPath(group.id), { sessionKey: b.sessionKey });
     alice.send({ content: '  hello <b>bob</b>  ' });
     const [received] = await bob.waitFor((frame) => frame.type === 'message');
-    expect(received).toEqual({ type: 'message', message_id: expect.any(Number), author: a.user.username, content: 'hello <b>bob</b>', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(received).toEqual({ type: 'message', message_id: expect.any(Number), author: a.user.username, content: 'hello <b>bob</b>', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), edited_at: null, deleted: false });
     const [echo] = await alice.waitFor((frame) => frame.type === 'message');
     expect(echo).toEqual(received);
     const stored = await t.db.selectFrom('chat_messages').selectAll().where('id', '=', received!.message_id as number).executeTakeFirstOrThrow();
@@ -280,7 +282,7 @@ describe('older history over HTTP', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json() as { messages: { message_id: number; content: string; author: string; timestamp: string }[] };
     expect(body.messages).toHaveLength(50);
-    expect(body.messages[0]).toEqual({ message_id: ids[5], author: a.user.username, content: 'old 5', timestamp: expect.any(String) });
+    expect(body.messages[0]).toEqual({ message_id: ids[5], author: a.user.username, content: 'old 5', timestamp: expect.any(String), edited_at: null, deleted: false });
     expect(body.messages.at(-1)!.message_id).toBe(ids[54]);
     const stranger = await member();
     expect((await stranger.browser.get(`/groups/${group.id}/chat/messages/`)).statusCode).toBe(404);

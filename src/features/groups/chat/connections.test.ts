@@ -66,9 +66,9 @@ describe('delivery and access', () => {
   it("sends a group's messages to that group's sockets only", async () => {
     const inGroup = await client(3, 10);
     const elsewhere = await client(4, 11);
-    hub.publish({ type: 'chat.message', groupId: 10, message: { message_id: 1, author: 'a', content: 'hi', timestamp: new Date(0).toISOString() } });
+    hub.publish({ type: 'chat.message', groupId: 10, message: { message_id: 1, author: 'a', content: 'hi', timestamp: new Date(0).toISOString(), edited_at: null, deleted: false } });
     await expect.poll(() => inGroup.frames.length).toBe(1);
-    expect(JSON.parse(inGroup.frames[0]!)).toEqual({ type: 'message', message_id: 1, author: 'a', content: 'hi', timestamp: '1970-01-01T00:00:00.000Z' });
+    expect(JSON.parse(inGroup.frames[0]!)).toEqual({ type: 'message', message_id: 1, author: 'a', content: 'hi', timestamp: '1970-01-01T00:00:00.000Z', edited_at: null, deleted: false });
     expect(elsewhere.frames).toEqual([]);
     inGroup.ws.close();
     elsewhere.ws.close();
@@ -110,7 +110,7 @@ describe('a message posted while a socket waits for its history', () => {
     const reader = await client(7, 3, true, true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const connection = deferred.pop()!;
-    const message = { message_id: 41, author: 'ann', content: 'while you connected', timestamp: new Date(0).toISOString() };
+    const message = { message_id: 41, author: 'ann', content: 'while you connected', timestamp: new Date(0).toISOString(), edited_at: null, deleted: false };
     const earlier = { ...message, message_id: 40, content: 'before you connected' };
     hub.publish({ type: 'chat.message', groupId: 3, message });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -124,16 +124,40 @@ describe('a message posted while a socket waits for its history', () => {
   });
 });
 
+describe('an edit and a delete published while a socket waits for its history', () => {
+  it('reach it after the history, whose copies of those messages it keeps', async () => {
+    const reader = await client(9, 5, true, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const connection = deferred.pop()!;
+    const edited = { message_id: 50, author: 'ann', content: 'before the edit', timestamp: new Date(0).toISOString(), edited_at: null, deleted: false };
+    const deleted = { ...edited, message_id: 51, content: 'before the delete' };
+    hub.publish({ type: 'chat.edited', groupId: 5, edit: { message_id: 50, content: 'after the edit', edited_at: new Date(1000).toISOString() } });
+    hub.publish({ type: 'chat.deleted', groupId: 5, messageId: 51 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    connections.sendHistory(connection, [edited, deleted]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reader.frames.map((frame) => JSON.parse(frame) as { type: string; message_id: number }).map((frame) => `${frame.type}:${frame.message_id}`)).toEqual([
+      'history:50',
+      'history:51',
+      'edited:50',
+      'deleted:51',
+    ]);
+    expect(JSON.parse(reader.frames[2]!)).toEqual({ type: 'edited', message_id: 50, content: 'after the edit', edited_at: '1970-01-01T00:00:01.000Z' });
+    expect(JSON.parse(reader.frames[3]!)).toEqual({ type: 'deleted', message_id: 51 });
+    reader.ws.close();
+  });
+});
+
 describe('messages held for a socket waiting for its history', () => {
   it('are bounded: past the limit the socket is cut, not the memory grown', async () => {
     const reader = await client(8, 4, true, true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const connection = deferred.pop()!;
-    for (let id = 1; id <= MAX_PENDING; id++) hub.publish({ type: 'chat.message', groupId: 4, message: { message_id: id, author: 'ann', content: `m${id}`, timestamp: new Date(0).toISOString() } });
+    for (let id = 1; id <= MAX_PENDING; id++) hub.publish({ type: 'chat.message', groupId: 4, message: { message_id: id, author: 'ann', content: `m${id}`, timestamp: new Date(0).toISOString(), edited_at: null, deleted: false } });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(connection.pending).toHaveLength(MAX_PENDING);
     expect(reader.ws.readyState).toBe(WebSocket.OPEN);
-    hub.publish({ type: 'chat.message', groupId: 4, message: { message_id: MAX_PENDING + 1, author: 'ann', content: 'one too many', timestamp: new Date(0).toISOString() } });
+    hub.publish({ type: 'chat.message', groupId: 4, message: { message_id: MAX_PENDING + 1, author: 'ann', content: 'one too many', timestamp: new Date(0).toISOString(), edited_at: null, deleted: false } });
     expect(await within(reader.closed, 1000)).toBe(1006);
   });
 });

@@ -24,8 +24,11 @@ export interface ChatConnection {
   readonly bucket: TokenBucket;
   /** Answered the last ping (or sent something) since it was sent. */
   alive: boolean;
-  /** Live messages that arrive while history is being sent, in order; null once it was sent. */
-  pending: { id: number; data: Buffer }[] | null;
+  /**
+   * Live frames that arrive while history is being sent, in order; null once it was sent. `id` is
+   * that of a new message (an edit or a delete has none: it applies to whichever copy is shown).
+   */
+  pending: { id?: number; data: Buffer }[] | null;
   /** Frames of one connection are handled one after another, in order. */
   queue: Promise<void>;
 }
@@ -98,13 +101,13 @@ export class ChatConnections {
   sendHistory(connection: ChatConnection, history: ChatMessagePayload[]): void {
     const pending = connection.pending ?? [];
     connection.pending = null;
-    const live = new Set(pending.map((item) => item.id));
+    const live = new Set(pending.flatMap((item) => (item.id === undefined ? [] : [item.id])));
     for (const message of history) {
       if (!live.has(message.message_id)) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
     }
     for (const item of pending) this.send(connection, item.data);
     // Opening the chat reads it: the mark is written now, not with the next flush.
-    const newest = Math.max(0, ...history.map((message) => message.message_id), ...pending.map((item) => item.id));
+    const newest = Math.max(0, ...history.map((message) => message.message_id), ...live);
     if (newest > 0 && this.options.readMarks) {
       this.options.readMarks.seen(connection.userId, connection.groupId, newest);
       void this.options.readMarks.flushOne(connection.userId, connection.groupId);
@@ -143,6 +146,12 @@ export class ChatConnections {
         }
         return;
       }
+      case 'chat.edited':
+        this.sendToGroup(event.groupId, { type: 'edited', ...event.edit });
+        return;
+      case 'chat.deleted':
+        this.sendToGroup(event.groupId, { type: 'deleted', message_id: event.messageId });
+        return;
       case 'group.members_removed': {
         const removed = new Set(event.userIds);
         for (const connection of this.byGroup.get(event.groupId) ?? []) {
@@ -158,6 +167,21 @@ export class ChatConnections {
           for (const connection of this.bySession.get(key) ?? []) connection.socket.close(CLOSE_NO_ACCESS, 'Your session ended');
         }
         return;
+    }
+  }
+
+  /**
+   * A change to a message already posted, to every socket of the group. One still being set up
+   * gets it after its history: applied to the history's copy, or again to one already up to date.
+   */
+  private sendToGroup(groupId: number, frame: object): void {
+    const sockets = this.byGroup.get(groupId);
+    if (!sockets) return;
+    const data = Buffer.from(JSON.stringify(frame));
+    for (const connection of sockets) {
+      if (connection.pending && connection.pending.length >= MAX_PENDING) connection.socket.terminate();
+      else if (connection.pending) connection.pending.push({ data });
+      else this.send(connection, data);
     }
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from '../../../platform/forms.js';
 import { msg } from '../../../platform/i18n/index.js';
 import { optionalIdField } from '../../../platform/ids.js';
 
@@ -19,3 +20,6 @@ export const chatFrame = z.object({
     .min(1, msg('chat.frame_empty'))
     .max(MAX_CHAT_LENGTH, msg('chat.frame_too_long')),
 });
+
+/** The edit page's form: a message's rule (1 to 2000 characters once trimmed), in a form's words. */
+export const messageForm = z.object({ content: textField(MAX_CHAT_LENGTH) });

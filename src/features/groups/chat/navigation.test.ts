@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, buildTestApp, createGroup, loggedIn, type TestApp, type TestBrowser } from '../../../../test/index.js';
 import { chatTime } from './views.js';
 
-// On a group's chat page the navigation's Chat link is the current one, and its count leaves out
-// the group being read (the session counted before the page marked it read).
+// The navigation's Chat leads to /chat/ and is the current link there and on a group's chat page
+// (Groups is not); there its count leaves out the group being read (the session counted before
+// the page marked it read).
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ async function post(browser: TestBrowser, groupId: number, content: string): Pro
   expect((await new ApiClient(t.app, { browser }).post(`/api/v1/groups/${groupId}/messages/`, { content })).statusCode).toBe(201);
 }
 
-const chatLink = (body: string) => /<a href="\/groups\/" class="nav-count-link"[^>]*>Chat(?:<span class="nav-count" aria-hidden="true">(\d+)<\/span>)?/.exec(body);
+const chatLink = (body: string) => /<a href="\/chat\/" class="nav-count-link"[^>]*>Chat(?:<span class="nav-count" aria-hidden="true">(\d+)<\/span>)?/.exec(body);
 
 describe('Chat in the navigation on a chat page', () => {
   it('is current there (Groups is not) and counts only the other groups’ unread messages', async () => {
@@ -36,6 +37,18 @@ describe('Chat in the navigation on a chat page', () => {
     const group = await reader.browser.get(`/groups/${here.id}/`);
     expect(group.body).toContain('<a href="/groups/" aria-current="page">Groups</a>');
     expect(chatLink(group.body)?.[0]).not.toContain('aria-current');
+  });
+
+  it('is current on the list of chats, where Groups is not', async () => {
+    const reader = await loggedIn(t);
+    const writer = await loggedIn(t);
+    await createGroup(t.db, writer.user, [reader.user]);
+    await createGroup(t.db, reader.user);
+    const list = await reader.browser.get('/chat/');
+    expect(list.statusCode).toBe(200);
+    expect(chatLink(list.body)?.[0]).toContain('aria-current="page"');
+    expect(list.body).toContain('<a href="/groups/">Groups</a>');
+    expect(chatLink((await reader.browser.get('/notes/')).body)?.[0]).not.toContain('aria-current');
   });
 });
 

@@ -6,6 +6,8 @@ export interface StoredChatMessage {
   author: string;
   content: string;
   created_at: number;
+  edited_at: number | null;
+  deleted_at: number | null;
 }
 
 export class ChatRepository {
@@ -40,7 +42,7 @@ export class ChatRepository {
       .selectFrom('chat_messages')
       .innerJoin('group_members', (join) => join.onRef('group_members.group_id', '=', 'chat_messages.group_id').on('group_members.user_id', '=', memberId))
       .innerJoin('users', 'users.id', 'chat_messages.author_id')
-      .select(['chat_messages.id', 'users.username as author', 'chat_messages.content', 'chat_messages.created_at'])
+      .select(['chat_messages.id', 'users.username as author', 'chat_messages.content', 'chat_messages.created_at', 'chat_messages.edited_at', 'chat_messages.deleted_at'])
       .where('chat_messages.group_id', '=', groupId);
     if (beforeId !== undefined) query = query.where('chat_messages.id', '<', beforeId);
     const rows = await query.orderBy('chat_messages.id', 'desc').limit(limit).execute();

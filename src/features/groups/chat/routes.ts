@@ -11,11 +11,13 @@ import { type ViewContext, viewContext } from '../../../platform/views/context.j
 import { chatApi } from './api.js';
 import { chatCardRoutes, linkPaths } from './cards.js';
 import { lostAccessCheck } from './access.js';
+import { messageChangePages } from './message-pages.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './connections.js';
 import { ReadMarkBuffer } from './read-marks.js';
 import { ChatReads, unreadChatTotalQuery } from './reads.js';
 import { ChatService } from './service.js';
 import { ChatPage } from './views.js';
+import { ChatListPage } from './list-views.js';
 import { chatFrame, historyQuery } from './forms.js';
 import { GroupsRepository } from '../repository.js';
 
@@ -24,8 +26,8 @@ const PING_INTERVAL_MS = 30_000;
 /** The chat's link in every page's navigation, with the caller's unread messages in all their groups. */
 const CHAT_LINK: NavigationLink = {
   label: 'nav.chat',
-  href: '/groups/',
-  current: /^\/groups\/\d+\/chat\/$/,
+  href: '/chat/',
+  current: /^\/(?:chat|groups\/\d+\/chat)\/$/,
   count: { counted: 'nav.unread_chat_messages', query: unreadChatTotalQuery },
 };
 
@@ -46,6 +48,7 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
   const lostAccess = lostAccessCheck(sessions, groups);
   chatApi(app, chat, groups);
   chatCardRoutes(app, db, groups, objectKinds);
+  messageChangePages(app, db, chat);
 
   const reads = new ChatReads(db);
   const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
@@ -69,13 +72,20 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
     return group;
   };
 
+  // The navigation's Chat: straight to the chat of one's only group, else the list of them.
+  app.get('/chat/', async (request, reply) => {
+    const chats = await groups.listChatsForMember(request.user!.id);
+    if (chats.length === 1) return reply.redirect(`/groups/${chats[0]!.id}/chat/`);
+    return reply.render(ChatListPage({ ctx: viewContext(request), chats }));
+  });
+
   app.get('/groups/:pk/chat/', async (request, reply) => {
-    const group = await groups.findMemberGroupWithUnread(request.user!.id, pathId(request));
+    const group = await groups.findChatPageGroup(request.user!.id, pathId(request));
     if (!group) throw new NotFound();
     const history = await chat.history(group.id, request.user!.id);
     // The page shows the latest messages (to readers without JavaScript too): they are read.
     if (history.length > 0) await reads.markRead({ userId: request.user!.id, groupId: group.id, messageId: history.at(-1)!.message_id });
-    return reply.render(ChatPage({ ctx: readingGroup(viewContext(request), group.unread), group, history, linkPaths: linkPaths(objectKinds) }));
+    return reply.render(ChatPage({ ctx: readingGroup(viewContext(request), group.unread), group, history, members: group.members, linkPaths: linkPaths(objectKinds) }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {

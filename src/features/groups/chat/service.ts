@@ -3,18 +3,30 @@ import type { Database } from '../../../db/schema.js';
 import type { Hub } from '../../../platform/hub/hub.js';
 import type { ChatMessagePayload } from './events.js';
 import type { Notifier } from '../../../services.js';
+import { MAX_ID } from '../../../platform/ids.js';
 import { mentionedKeys, mentionedMembers } from './mentions.js';
+import { MessageChanges } from './message-changes.js';
 import { ChatRepository, type StoredChatMessage } from './repository.js';
 
 export const HISTORY_PAGE = 50;
 
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 export function toPayload(message: StoredChatMessage): ChatMessagePayload {
-  return { message_id: message.id, author: message.author, content: message.content, timestamp: new Date(message.created_at).toISOString() };
+  return {
+    message_id: message.id,
+    author: message.author,
+    content: message.content,
+    timestamp: new Date(message.created_at).toISOString(),
+    edited_at: isoOrNull(message.edited_at),
+    deleted: message.deleted_at !== null,
+  };
 }
 
 /** Chat of a group. Callers have checked membership; delivery is the hub's business. */
 export class ChatService {
   private readonly messages: ChatRepository;
+  private readonly changes: MessageChanges;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -22,11 +34,20 @@ export class ChatService {
     private readonly notifications: Notifier,
   ) {
     this.messages = new ChatRepository(db);
+    this.changes = new MessageChanges(db);
   }
 
   /** The latest page of a group's messages (before `beforeId`), oldest first, as `memberId` may read them: none for a non-member. */
   async history(groupId: number, memberId: number, beforeId?: number, limit = HISTORY_PAGE): Promise<ChatMessagePayload[]> {
     return (await this.messages.latest(groupId, memberId, limit, beforeId)).map(toPayload);
+  }
+
+  /** One message of the group as `memberId` may read it (history's own scoped query); undefined otherwise. */
+  async find(groupId: number, memberId: number, messageId: number): Promise<ChatMessagePayload | undefined> {
+    // The latest message up to this id, if it is this one (no bound for the largest id, whose
+    // successor PostgreSQL's integer column cannot compare).
+    const [message] = await this.history(groupId, memberId, messageId < MAX_ID ? messageId + 1 : undefined, 1);
+    return message?.message_id === messageId ? message : undefined;
   }
 
   /**
@@ -47,9 +68,38 @@ export class ChatService {
             return { stored: inserted, mentioned: members?.ids ?? [] };
           });
     if (!stored) return null;
-    const message = toPayload({ id: stored.id, author: author.username, content, created_at: stored.created_at });
+    const message = toPayload({ id: stored.id, author: author.username, content, created_at: stored.created_at, edited_at: null, deleted_at: null });
     this.hub.publish({ type: 'chat.message', groupId, message });
     this.notifications.announce(mentioned);
     return message;
+  }
+
+  /**
+   * Replaces a message's content if the editor may (message-changes.ts: its author, a member,
+   * within the window) and publishes the edit; null when refused or absent alike. `precondition`
+   * (the API's If-Match) is given the message as the editor reads it, with its row locked, and may
+   * throw to change nothing. Mentions added by an edit notify nobody: only a new message does.
+   */
+  async edit(groupId: number, editor: { id: number; username: string }, messageId: number, content: string, precondition?: (current: ChatMessagePayload) => void): Promise<ChatMessagePayload | null> {
+    const edited = precondition
+      ? await this.db.transaction().execute(async (trx) => {
+          const changes = new MessageChanges(trx);
+          if (!(await changes.lock(groupId, messageId))) return undefined;
+          const current = await new ChatService(trx, this.hub, this.notifications).find(groupId, editor.id, messageId);
+          if (!current) return undefined;
+          precondition(current);
+          return changes.edit(groupId, messageId, editor.id, content);
+        })
+      : await this.changes.edit(groupId, messageId, editor.id, content);
+    if (!edited) return null;
+    this.hub.publish({ type: 'chat.edited', groupId, edit: { message_id: edited.id, content: edited.content, edited_at: new Date(edited.edited_at).toISOString() } });
+    return toPayload({ ...edited, author: editor.username, deleted_at: null });
+  }
+
+  /** Deletes a message if the caller may (its author within the window, or the group's owner) and publishes it; false when refused or absent alike. */
+  async remove(groupId: number, callerId: number, messageId: number): Promise<boolean> {
+    if (!(await this.changes.remove(groupId, messageId, callerId))) return false;
+    this.hub.publish({ type: 'chat.deleted', groupId, messageId });
+    return true;
   }
 }
