@@ -3,6 +3,7 @@ import type { Database, Group } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
 import { isOneOf } from '../../db/id-lists.js';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
+import { fixedLimit } from '../../db/fixed-limit.js';
 import { unreadInGroupQuery } from './chat/reads.js';
 import type { ObjectKinds } from '../../platform/object-kinds.js';
 import { type ActivityEntry, readRecentActivity, recentActivityColumn } from './activity.js';
@@ -34,6 +35,9 @@ export interface GroupPageRows {
 }
 
 /** Groups and memberships: the one place other features learn which groups a user is in. */
+/** Members' names a chat page carries for its mention suggestions, at most: the page stays small in a large group. */
+export const MAX_SUGGESTED_MEMBERS = 500;
+
 export class GroupsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -124,7 +128,8 @@ export class GroupsRepository {
 
   /**
    * findMemberGroup with the user's unread messages in it (up to COUNT_CAP) and its members'
-   * usernames (for the chat's mention suggestions), for the chat page: one query.
+   * usernames (for the chat's mention suggestions, the first MAX_SUGGESTED_MEMBERS by name: every
+   * page carries them), for the chat page: one query.
    */
   async findChatPageGroup(userId: number, groupId: number): Promise<(GroupSummary & { unread: number; members: string[] }) | undefined> {
     const row = await this.summaries()
@@ -137,7 +142,8 @@ export class GroupsRepository {
             .innerJoin('users', 'users.id', 'group_members.user_id')
             .select('users.username')
             .whereRef('group_members.group_id', '=', 'groups.id')
-            .orderBy('users.username_key'),
+            .orderBy('users.username_key')
+            .limit(fixedLimit(MAX_SUGGESTED_MEMBERS)),
         ).as('members'),
       ])
       .where('groups.id', '=', groupId)

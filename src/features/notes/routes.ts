@@ -147,15 +147,16 @@ export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect
   });
 
   // Kept under the note's own token (its reminders move it too): changes to the group's other
-  // notes leave the page kept. The owner's add form names their time zone: part of the key. The
-  // token is read with the session (noteTokenColumn) while pages are kept.
+  // notes leave the page kept. The reader's time zone (the owner's add form names it) is part of
+  // every kept page's key already (render.ts). The token is read with the session (noteTokenColumn)
+  // while pages are kept.
   const noteRoute = { config: { routeColumn: config.pageCacheBytes > 0 ? noteTokenColumn : undefined } };
   app.get<PkParams>('/notes/:pk/', noteRoute, async (request, reply) => {
     const noteId = pathId(request);
     const userId = request.user!.id;
     const value = request.session?.routeValue;
     return reply.renderCached(
-      request.user!.timezone,
+      '',
       (ctx, keepUnder) => notePage(ctx, userId, noteId, undefined, keepUnder),
       // No route column (the cache is off) means no kept page to check: the token is not asked for then.
       { token: async () => (value === undefined ? undefined : noteTokenOf(userId, value)) },

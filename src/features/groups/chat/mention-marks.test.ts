@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityKey } from '../../../platform/identity-key.js';
 import { buildTestApp, createGroup, createUser, loggedIn, type TestApp } from '../../../../test/index.js';
 import { type MessagePart, mentionParts } from './mentions.js';
+import { MAX_SUGGESTED_MEMBERS } from '../repository.js';
+import { UsersRepository } from '../../accounts/repository.js';
 
 // Mentions of members are marked in the chat's history as the server renders it (the reader's own
 // more strongly), the text escaped; the page gives its members' names, for the box's suggestions,
@@ -51,6 +53,19 @@ describe('mentions in the history the server renders', () => {
     expect(refused.statusCode).toBe(404);
     expect(refused.body).not.toContain('data-members');
     expect(refused.body).not.toContain('solomiia');
+  });
+
+  it(`are at most ${MAX_SUGGESTED_MEMBERS}, the first by name, in a larger group`, async () => {
+    const owner = await loggedIn(t, { username: 'aaa-owner' });
+    const users = new UsersRepository(t.db);
+    const others = [];
+    for (let i = 0; i < MAX_SUGGESTED_MEMBERS; i += 1) others.push(await users.insert({ username: `zz-member-${String(i).padStart(4, '0')}`, email: '', password: '!' }));
+    const group = await createGroup(t.db, owner.user, others);
+    const page = (await owner.browser.get(`/groups/${group.id}/chat/`)).body;
+    const names = JSON.parse(/data-members="([^"]*)"/.exec(page)![1]!.replaceAll('&quot;', '"')) as string[];
+    expect(names).toHaveLength(MAX_SUGGESTED_MEMBERS);
+    expect(names[0]).toBe('aaa-owner');
+    expect(names.at(-1)).toBe(`zz-member-${String(MAX_SUGGESTED_MEMBERS - 2).padStart(4, '0')}`);
   });
 });
 
