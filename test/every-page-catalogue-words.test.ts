@@ -3,7 +3,7 @@ import { ownName } from '../src/features/accounts/account-views.js';
 import { CURRENCIES } from '../src/features/accounts/currencies.js';
 import { LANGUAGES } from '../src/platform/i18n/index.js';
 import { TIME_ZONES } from '../src/platform/time-zones.js';
-import { type EveryPage, everyPage, getEveryPage, unwrappedText, useMarkedMessages, EVERY_PAGE_PEOPLE } from './index.js';
+import { type EveryPage, everyPage, getEveryPage, unwrappedText, useMarkedMessages, EVERY_PAGE_PEOPLE, DELETED_NOTE } from './index.js';
 
 // No text a person reads lives outside the catalogue. Every GET page the app has
 // (test/every-page.ts) is rendered with each message wrapped in ⟦ ⟧ (test/language-markers.ts),
@@ -49,7 +49,8 @@ describe('every page, with each catalogue message wrapped', () => {
     const failures: { path: string; status: number }[] = [];
     const unwrapped: { path: string; text: string[] }[] = [];
     for (const { path, response } of await getEveryPage(pages)) {
-      if (response.statusCode !== 200 && path !== '/no-such-page/') failures.push({ path, status: response.statusCode });
+      const expected = path === '/no-such-page/' ? 404 : path === pages.paths.get(DELETED_NOTE) ? 410 : 200;
+      if (response.statusCode !== expected) failures.push({ path, status: response.statusCode });
       if (!String(response.headers['content-type']).startsWith('text/html')) continue;
       const text = unwrappedText(response.body, userContent);
       if (text.length > 0) unwrapped.push({ path, text });

@@ -57,6 +57,9 @@ function getRoutes(tree: string): string[] {
 }
 
 /** The app with one of everything, named in `words`; anna's pages speak `language` ('' follows the browser). */
+/** The page of a note its reader deleted: answered 410, not 200. */
+export const DELETED_NOTE = '/notes/:pk/ (deleted)';
+
 export async function everyPage(words: UserWords, language = ''): Promise<EveryPage> {
   const t = await buildTestApp();
   const anna: User = await createUser(t.db, { username: 'anna', email: 'anna@example.com' });
@@ -127,6 +130,10 @@ export async function everyPage(words: UserWords, language = ''): Promise<EveryP
   // The notes list filtered by a notebook and by a tag: each filter a chip naming it.
   paths.set('/notes/?notebook=', `/notes/?notebook=${notebook.id}`);
   paths.set('/notes/?tag=', `/notes/?tag=${tag.id}`);
+  // A note anna deleted: its page says so (410).
+  const deleted = await createNote(t.db, anna, { title: words.note });
+  if ((await browser.post(`/notes/${deleted.id}/delete/`)).statusCode !== 302) throw new Error('the note was not deleted');
+  paths.set(DELETED_NOTE, `/notes/${deleted.id}/`);
   return { t, browser, paths };
 }
 

@@ -119,6 +119,14 @@ export interface TagsTable {
   created_at: number;
 }
 
+/** What is left of a deleted note (migration 0032): who may be told it was deleted, and when. */
+export interface NoteTombstonesTable {
+  note_id: number;
+  owner_id: number;
+  group_id: number | null;
+  deleted_at: number;
+}
+
 /** The search column (PostgreSQL tsvector / SQLite FTS5 table) is left out: only notes/search.ts touches it. */
 export interface NotesTable {
   id: Generated<number>;
@@ -279,6 +287,7 @@ export interface Database {
   notifications: NotificationsTable;
   reminders: RemindersTable;
   group_activity: GroupActivityTable;
+  note_tombstones: NoteTombstonesTable;
 }
 
 export type User = Selectable<UsersTable>;

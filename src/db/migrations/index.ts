@@ -26,6 +26,7 @@ import * as enrolmentSecrets from './0025_enrolment_secrets.js';
 import * as usernameSkeletons from './0026_username_skeletons.js';
 import * as shoppingListCurrency from './0027_shopping_list_currency.js';
 import * as chatMessageChanges from './0028_chat_message_changes.js';
+import * as noteTombstones from './0032_note_tombstones.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0026_username_skeletons': usernameSkeletons,
   '0027_shopping_list_currency': shoppingListCurrency,
   '0028_chat_message_changes': chatMessageChanges,
+  '0032_note_tombstones': noteTombstones,
 };

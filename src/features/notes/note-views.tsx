@@ -144,3 +144,23 @@ export function NoteFormPage({ ctx, choices, noteId, typed = { values: {}, tagId
 function isTicked(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false' && value !== 'off';
 }
+
+/** Going back to a note that was deleted, for those who could read it (its owner, its group's members). */
+export function DeletedNotePage({ ctx, deletedAt, byViewer }: { ctx: ViewContext; deletedAt: number; byViewer: boolean }) {
+  const title = ctx.t('note.gone_title');
+  return (
+    <Layout ctx={ctx} title={title}>
+      <article class="error-page">
+        <header>
+          <h1>{title}</h1>
+        </header>
+        <p>
+          {ctx.t(byViewer ? 'note.gone_by_you' : 'note.gone_by_owner')} <Time ms={deletedAt} timeZone={ctx.user?.timezone} />
+        </p>
+        <footer>
+          <a href="/notes/" role="button" class="secondary">{ctx.t('note.back_to_notes')}</a>
+        </footer>
+      </article>
+    </Layout>
+  );
+}

@@ -10,6 +10,10 @@ import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
 import { searchMatches } from './search-tags.js';
 
+/** How long a deleted note's tombstone says so to those who could read it. */
+export const TOMBSTONE_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** A note's stored columns from its fields: the excerpt is worked out of the content. */
 const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
 
@@ -227,9 +231,36 @@ export class NotesRepository {
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }
 
-  async deleteOwned(ownerId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('notes').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  /**
+   * Deletes the owner's note and leaves its tombstone (its group of that moment, not its text), in
+   * one transaction; the owner's tombstones older than TOMBSTONE_DAYS go with it.
+   */
+  async deleteOwned(ownerId: number, id: number, now = Date.now()): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('notes').where('owner_id', '=', ownerId).where('id', '=', id).returning('group_id').executeTakeFirst();
+      if (!deleted) return false;
+      await trx.deleteFrom('note_tombstones').where('owner_id', '=', ownerId).where('deleted_at', '<', now - TOMBSTONE_DAYS * DAY_MS).execute();
+      await trx
+        .insertInto('note_tombstones')
+        .values({ note_id: id, owner_id: ownerId, group_id: deleted.group_id, deleted_at: now })
+        .onConflict((oc) => oc.column('note_id').doUpdateSet({ owner_id: ownerId, group_id: deleted.group_id, deleted_at: now }))
+        .execute();
+      return true;
+    });
+  }
+
+  /**
+   * When note `id` was deleted and whether `userId` deleted it, if they may know: its owner, or a
+   * member of the group it was in. Anyone else learns nothing (undefined, as for an id never used).
+   */
+  async deletedFor(userId: number, id: number): Promise<{ deletedAt: number; byViewer: boolean } | undefined> {
+    const row = await this.db
+      .selectFrom('note_tombstones')
+      .select(['deleted_at', 'owner_id'])
+      .where('note_id', '=', id)
+      .where((eb) => eb.or([eb('owner_id', '=', userId), eb('group_id', 'in', this.groups.memberGroupIds(userId))]))
+      .executeTakeFirst();
+    return row && { deletedAt: row.deleted_at, byViewer: row.owner_id === userId };
   }
 
   private async linkTags(noteId: number, tagIds: number[]): Promise<void> {

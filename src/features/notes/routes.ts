@@ -8,7 +8,7 @@ import { DeleteConfirmPage } from '../../platform/views/controls.js';
 import { noteForm } from './forms.js';
 import { idOr404, parseId, pathId } from '../../platform/ids.js';
 import { type ListQuery, NoteListPage } from './list-views.js';
-import { NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
+import { DeletedNotePage, NoteDetailPage, NoteFormPage, type NoteFormValues } from './note-views.js';
 import { NotebookDetailPage } from './notebook-page.js';
 import { searchTerms } from './search.js';
 import { NotesService } from './service.js';
@@ -155,12 +155,19 @@ export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect
     const noteId = pathId(request);
     const userId = request.user!.id;
     const value = request.session?.routeValue;
-    return reply.renderCached(
-      '',
-      (ctx, keepUnder) => notePage(ctx, userId, noteId, undefined, keepUnder),
-      // No route column (the cache is off) means no kept page to check: the token is not asked for then.
-      { token: async () => (value === undefined ? undefined : noteTokenOf(userId, value)) },
-    );
+    try {
+      return await reply.renderCached(
+        '',
+        (ctx, keepUnder) => notePage(ctx, userId, noteId, undefined, keepUnder),
+        // No route column (the cache is off) means no kept page to check: the token is not asked for then.
+        { token: async () => (value === undefined ? undefined : noteTokenOf(userId, value)) },
+      );
+    } catch (error) {
+      // Gone back to a deleted note: those who could read it are told so (410); anyone else gets the 404.
+      const deleted = error instanceof NotFound ? await service.notes.deletedFor(userId, noteId) : undefined;
+      if (!deleted) throw error;
+      return reply.render(DeletedNotePage({ ctx: viewContext(request), ...deleted }), 410);
+    }
   });
 
   app.get<PkParams>('/notes/:pk/edit/', async (request, reply) => {
