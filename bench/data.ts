@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { searchWords } from '../src/db/search-words.js';
 import { BENCH_SECRET, ROOT, scratch } from './lib.js';
 
 // Data section of `npm run bench`: how long `groupnotes dumpdata` and `loaddata` take, and the
@@ -61,7 +62,7 @@ function noteRow(columns: string[], id: number): unknown[] {
   let content = '';
   for (let i = 0; content.length < 400; i += 1) content += `${WORDS[(id * 7 + i * 13) % WORDS.length]} `;
   const values: Record<string, unknown> = {
-    id, owner_id: owner, title: `Note ${id}`, content: content.trim(), excerpt: content.slice(0, 120).trim(), notebook_id: owner, group_id: id % 4 === 0 ? 1 : null,
+    id, owner_id: owner, title: `Note ${id}`, content: content.trim(), excerpt: content.slice(0, 120).trim(), search_words: searchWords(`Note ${id}`, content), notebook_id: owner, group_id: id % 4 === 0 ? 1 : null,
     priority: id % 4, is_pinned: id % 50 === 0 ? 1 : 0, is_archived: id % 20 === 0 ? 1 : 0, created_at: 1_700_000_000_000 + id * 1000, updated_at: 1_700_000_000_000 + id * 1000,
   };
   return columns.map((column) => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { searchWords } from '../src/db/search-words.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { hashPassword } from '../src/platform/passwords/passwords.js';
 import { identityKey } from '../src/platform/identity-key.js';
@@ -89,11 +90,13 @@ export async function seedNotes(databaseUrl: string, visible: number): Promise<s
     const notes = owners.map(({ owner, group }, i) => {
       const body = next() < 0.25 ? `${text(30)} ${COMMON_WORD} ${text(30)}` : text(60);
       const content = `# ${text(3)}\n\n${body}\n\n- ${text(8)}\n- ${text(8)}`;
+      const title = `${text(4)} ${i}`;
       return {
         owner_id: owner,
-        title: `${text(4)} ${i}`,
+        title,
         content,
         excerpt: plainExcerpt(content),
+        search_words: searchWords(title, content),
         notebook_id: owner === reader && next() < 0.5 ? notebooks[Math.floor(next() * notebooks.length)]!.id : null,
         group_id: group,
         priority: Math.floor(next() * 4),

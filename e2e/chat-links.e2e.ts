@@ -126,4 +126,36 @@ describe('chat links become cards for those who may see them', () => {
       return dev.page.locator('.unread-count').count();
     }).toBe(0);
   });
+
+  test('under her live message cara is told that only she sees the private note’s title; dev gets a plain link and no hint', async () => {
+    const chat = `/groups/${groupId}/chat/`;
+    await cara.visit(chat);
+    await dev.visit(chat);
+    for (const person of [cara, dev]) await person.page.locator('#chat-status[data-state="online"]').waitFor();
+    const box = cara.page.getByLabel('Message', { exact: true });
+    await box.fill(`Hush: /notes/${privateNote}/ and /notes/${groupNote}/`);
+    await box.press('Enter');
+
+    const own = cara.page.locator('.chat-message.own', { hasText: 'Hush:' });
+    const hint = own.locator('.chat-card-hint');
+    await hint.waitFor();
+    expect(await own.locator('.chat-card').count()).toBe(2);
+    // One hint, right under the private note's card and tied to it; none under the group's note.
+    expect(await hint.count()).toBe(1);
+    expect(await hint.textContent()).toBe('Only you can see this title: the others see a plain link.');
+    const privateCard = own.locator(`.chat-card[href="/notes/${privateNote}/"]`);
+    expect(await privateCard.evaluate((card) => card.nextElementSibling?.className)).toBe('chat-card-hint');
+    expect(await privateCard.getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'));
+    expect(await own.locator(`.chat-card[href="/notes/${groupNote}/"]`).getAttribute('aria-describedby')).toBeNull();
+    await cara.audit();
+    await cara.screenshot('chat-card-hint');
+    await cara.screenshot('chat-card-hint', { dark: true });
+
+    const theirs = dev.page.locator('.chat-message', { hasText: 'Hush:' });
+    await theirs.locator('.chat-card').waitFor();
+    expect(await theirs.locator('.chat-card').count()).toBe(1);
+    expect(await theirs.locator(`.chat-content a[href="/notes/${privateNote}/"]`).count()).toBe(1);
+    expect(await theirs.locator('.chat-card-hint').count()).toBe(0);
+    expect(await theirs.textContent()).not.toContain('Surprise party');
+  });
 });

@@ -4,8 +4,9 @@ import { fill, path, register, submit, tick } from './actions.js';
 import { launchBrowser, Person, PHONE } from './browser.js';
 
 // Lists' items in the browser: back at the add form after an add on a phone, the error summary on
-// top with the list's URL kept, editing an item, clearing bought items, to-do items by due date,
-// sharing with a group's members, and a total in the user's currency.
+// top with the list's URL kept, editing an item, clearing bought items, to-do items by due date
+// in a list made for a group (its members offered as assignees at once), and a total in the
+// user's currency.
 
 describe('lists and their items in everyday use', () => {
   let browser: Browser;
@@ -90,7 +91,7 @@ describe('lists and their items in everyday use', () => {
     expect(await ann.page.locator('table.shopping-items').textContent()).not.toContain('Milk');
   });
 
-  test('to-do items are sorted by due date, and the list is shared with a group’s members', async () => {
+  test('a to-do list made for a group offers its members as assignees at once, and its items are sorted by due date', async () => {
     await ann.visit('/groups/new/');
     await fill(ann, { Name: 'LF family' });
     expect(await submit(ann, 'Create group')).toBe(302);
@@ -98,21 +99,26 @@ describe('lists and their items in everyday use', () => {
     expect(await submit(ann, 'Add member')).toBe(302);
     await ann.visit('/todo/new/');
     await fill(ann, { Title: 'Chores' });
+    await ann.page.getByLabel('Group (optional)').selectOption({ label: 'LF family' });
+    await ann.page.getByLabel('The group’s members may').selectOption('tick');
     expect(await submit(ann, 'Create list')).toBe(302);
     todoPath = path(ann);
-    for (const [text, due] of [['Undated', ''], ['Later', '2031-05-01'], ['Sooner', '2031-01-01']] as const) {
+    // The group's members are there to give items to, with no sharing first.
+    expect(await ann.page.getByLabel('Assigned to (optional)').locator('option').allTextContents()).toEqual(['Nobody', 'lf_ann', 'lf_bob']);
+    for (const [text, due, assignee] of [['Undated', '', ''], ['Later', '2031-05-01', 'lf_bob'], ['Sooner', '2031-01-01', '']] as const) {
       await fill(ann, { 'What needs doing': text, 'Due date (optional)': due });
+      await ann.page.getByLabel('Assigned to (optional)').selectOption(assignee);
       expect(await submit(ann, 'Add item')).toBe(302);
     }
     const texts = await ann.page.locator('.todo-items .item-text').allTextContents();
     expect(texts).toEqual(['Sooner', 'Later', 'Undated']);
-    await ann.page.getByLabel('Share with the members of').selectOption({ label: 'LF family' });
-    expect(await submit(ann, 'Share with the group’s members')).toBe(302);
-    expect(await ann.page.locator('.shared-users').textContent()).toContain('lf_bob');
+    expect(await ann.page.locator('.shared-group').textContent()).toContain('LF family');
     await ann.audit();
     await ann.screenshot('todo-list-sorted');
     await ann.screenshot('todo-list-sorted', { dark: true });
     await bob.visit(todoPath);
     expect(await bob.page.getByText('Sooner', { exact: true }).isVisible()).toBe(true);
+    await bob.visit('/todo/');
+    expect(await bob.page.locator('.assigned-items').textContent()).toContain('Later');
   });
 });

@@ -118,7 +118,7 @@ export async function buildApp(config: Config, { database, logStream }: AppDeps)
   const background = new BackgroundJobs();
   app.decorate('background', background);
   app.addHook('onClose', () => background.stop());
-  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub), background, objectKinds: new ObjectKinds() };
+  const services: Services = { config, db: database.db, dialect: database.dialect, sessions, hub, outbox, notifications: new Notifications(hub, { outbox, publicUrl: config.publicUrl }), background, objectKinds: new ObjectKinds() };
 
   await app.register(cookie, { secret: config.secretKey });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });

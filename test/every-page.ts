@@ -94,6 +94,7 @@ export async function everyPage(words: UserWords, language = ''): Promise<EveryP
     '/static/*': null,
     '/accounts/login/2fa/': null, // only after a password was checked: the accounts feature's language test renders it
     '/groups/:pk/chat/cards/': null, // a chat link's preview, JSON
+    '/notifications/:pk/open/': null, // follows a notification to where it points: a redirect
     '/groups/:pk/leave/': `/groups/${joined.id}/leave/`, // an owner does not leave: a group anna only joined
   };
   for (const action of ['deactivate', 'disable-2fa', 'activate', 'send-reset']) pages[`/admin/users/:pk/${action}/`] = null; // POST only (GET: 405)

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, User } from '../src/db/schema.js';
+import type { Database, Group, SharePermission, User } from '../src/db/schema.js';
 import { type ListRows, addShoppingItem, addTodoItem, createShoppingList, createTodoList, shoppingRows, todoRows } from './lists.js';
 
 // The two kinds of list as the tests see them: one entry a kind, holding everything in which the
@@ -62,7 +62,12 @@ export interface ListKind {
   index: { queries: number; sections: string[] };
   /** The notification of a share. */
   sharedNotice(by: string, title: string): string;
-  createList(db: Kysely<Database>, owner: User, overrides?: { title?: string; detail?: string; sharedWith?: User[]; tickers?: User[] }): Promise<{ id: number; title: string }>;
+  /** A list of the owner's; with `group`, its members read it (and tick it with `group_permission` `tick`). */
+  createList(
+    db: Kysely<Database>,
+    owner: User,
+    overrides?: { title?: string; detail?: string; group?: Group | null; group_permission?: SharePermission; sharedWith?: User[]; tickers?: User[] },
+  ): Promise<{ id: number; title: string }>;
   /** `position` places a to-do item; shopping items keep the order they were added in. */
   addItem(db: Kysely<Database>, list: { id: number }, overrides?: { label?: string; done?: boolean; position?: number }): Promise<{ id: number }>;
   rows(db: Kysely<Database>): ListRows<{ id: number; owner_id: number; title: string }, { id: number; list_id: number; created_by: number | null }>;

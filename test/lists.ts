@@ -8,12 +8,20 @@ import type { Database, Group, SharePermission, ShoppingItem, ShoppingList, Todo
 export async function createTodoList(
   db: Kysely<Database>,
   owner: User,
-  overrides: { title?: string; description?: string; sharedWith?: User[]; tickers?: User[] } = {},
+  overrides: { title?: string; description?: string; group?: Group | null; group_permission?: SharePermission; sharedWith?: User[]; tickers?: User[] } = {},
 ): Promise<TodoList> {
   const now = Date.now();
   const list = await db
     .insertInto('todo_lists')
-    .values({ owner_id: owner.id, title: overrides.title ?? 'Chores', description: overrides.description ?? '', created_at: now, updated_at: now })
+    .values({
+      owner_id: owner.id,
+      title: overrides.title ?? 'Chores',
+      description: overrides.description ?? '',
+      group_id: overrides.group?.id ?? null,
+      group_permission: overrides.group_permission ?? 'read',
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   for (const user of overrides.sharedWith ?? []) await db.insertInto('todo_list_shares').values({ list_id: list.id, user_id: user.id }).execute();

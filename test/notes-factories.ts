@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Note, Notebook, Reminder, Tag, User } from '../src/db/schema.js';
+import { searchWords } from '../src/db/search-words.js';
 import { plainExcerpt } from '../src/features/notes/excerpt.js';
 import { DEFAULT_TAG_COLOR } from '../src/features/tags/forms.js';
 import { identityKey } from '../src/platform/identity-key.js';
@@ -7,7 +8,7 @@ import { TagsRepository } from '../src/features/tags/repository.js';
 
 let counter = 0;
 
-/** A note owned by `owner`, inserted directly (the search index follows through its triggers). */
+/** A note owned by `owner`, inserted directly, with its search words (the search index follows through its triggers). */
 export async function createNote(
   db: Kysely<Database>,
   owner: User,
@@ -16,11 +17,13 @@ export async function createNote(
   counter += 1;
   const now = overrides.updated_at ?? Date.now();
   const { tags = [], ...fields } = overrides;
+  const title = fields.title ?? `Note ${counter}`;
+  const content = fields.content ?? `Text of note ${counter}`;
   const note = await db
     .insertInto('notes')
     .values({
-      title: `Note ${counter}`, content: `Text of note ${counter}`, notebook_id: null, group_id: null, created_at: now, updated_at: now,
-      ...fields, excerpt: plainExcerpt(fields.content ?? `Text of note ${counter}`), owner_id: owner.id,
+      notebook_id: null, group_id: null, created_at: now, updated_at: now,
+      ...fields, title, content, excerpt: plainExcerpt(content), search_words: searchWords(title, content), owner_id: owner.id,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

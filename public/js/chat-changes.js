@@ -52,7 +52,7 @@ window.groupnotesChatChanges = ({ root, log, username, fillContent, fullTime }) 
   function showEdit(item, content, editedAt) {
     const text = item.querySelector('.chat-content');
     if (item.classList.contains('deleted') || !text) return;
-    for (const card of item.querySelectorAll('.chat-card')) card.remove();
+    for (const card of item.querySelectorAll('.chat-card, .chat-card-hint')) card.remove();
     delete text.dataset.refs;
     fillContent(text, content);
     markEdited(item, editedAt);
@@ -61,7 +61,7 @@ window.groupnotesChatChanges = ({ root, log, username, fillContent, fullTime }) 
   function showDeleted(item) {
     if (item.classList.contains('deleted')) return;
     item.classList.add('deleted');
-    for (const extra of item.querySelectorAll('.chat-card, .chat-edited, .chat-actions')) extra.remove();
+    for (const extra of item.querySelectorAll('.chat-card, .chat-card-hint, .chat-edited, .chat-actions')) extra.remove();
     const placeholder = document.createElement('p');
     placeholder.className = 'chat-deleted';
     placeholder.textContent = words.wordDeleted;

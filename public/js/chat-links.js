@@ -1,7 +1,8 @@
 // Links in chat messages: http(s) URLs and same-site paths (/notes/12/) become anchors, built
 // with DOM calls from the text (never as HTML); any other scheme (javascript:, data:) stays text.
 // A link to a note or list of this site also shows as a card when the server says this reader
-// may see it (GET <cards url>?ref=note:12). Loaded before chat.js, which calls it.
+// may see it (GET <cards url>?ref=note:12), with a hint under it when some of the group's other
+// members see a plain link instead (the card's `others`). Loaded before chat.js, which calls it.
 window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
   const LINK = /\bhttps?:\/\/[^\s<>"]+|(?<![\w/.:])\/[a-z][^\s<>"]*/gi;
   const TRAILING = /[.,;:!?'")\]]+$/;
@@ -14,6 +15,9 @@ window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
   /** Messages whose refs are being asked about, by ref. */
   const waiting = new Map();
   let askTimer = null;
+  let hints = 0;
+  /** What the reader is told under a card the others do not all see, by the card's `others`. */
+  const HINTS = { none: root.dataset.wordCardOnlyYou, some: root.dataset.wordCardSome };
 
   function linkUrl(text) {
     try {
@@ -77,6 +81,19 @@ window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
     return anchor;
   }
 
+  /** The hint under a card that not every member sees, tied to the card for screen readers; null for one they all see. */
+  function hintElement(card, anchor) {
+    const words = HINTS[card.others];
+    if (!words) return null;
+    const hint = document.createElement('small');
+    hint.className = 'chat-card-hint';
+    hint.id = `chat-card-hint-${(hints += 1)}`;
+    hint.dataset.ref = anchor.dataset.ref;
+    hint.textContent = words;
+    anchor.setAttribute('aria-describedby', hint.id);
+    return hint;
+  }
+
   function showCard(content, ref) {
     const card = cards.get(ref);
     const item = content.parentElement;
@@ -84,7 +101,9 @@ window.groupnotesChatLinks = ({ root, nearBottom, scrollToBottom }) => {
     const stillLinked = (content.dataset.refs ?? '').split(' ').includes(ref);
     if (!card || !item || !stillLinked || item.querySelector(`.chat-card[data-ref="${ref}"]`)) return;
     const stick = nearBottom();
-    item.append(cardElement(card));
+    const anchor = cardElement(card);
+    const hint = hintElement(card, anchor);
+    item.append(...(hint ? [anchor, hint] : [anchor]));
     if (stick) scrollToBottom();
   }
 

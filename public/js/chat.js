@@ -152,11 +152,17 @@
     if (ended) return;
     setStatus('connecting', words.wordConnecting);
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    socket = new WebSocket(`${scheme}//${location.host}${root.dataset.socketPath}`);
+    // Messages are read only while the page is in sight: the server is told whether it is (a tab
+    // opened in the background), then each time that changes.
+    const inSight = document.visibilityState === 'visible';
+    socket = new WebSocket(`${scheme}//${location.host}${root.dataset.socketPath}${inSight ? '' : '?visible=0'}`);
     let opened = false;
     socket.addEventListener('open', () => {
       opened = true;
       attempts = 0;
+      // Gone out of sight or back while the socket was connecting.
+      const visible = document.visibilityState === 'visible';
+      if (visible !== inSight) socket.send(JSON.stringify({ type: 'visibility', visible }));
       setStatus('online', words.wordConnected);
       showError('');
     });
@@ -264,9 +270,11 @@
     if (scroller.scrollTop < 40) loadOlder();
   });
 
-  // Back on the page after the laptop slept: reconnect now rather than after the back-off.
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && !socket && reconnectTimer && !ended) {
+    const visible = document.visibilityState === 'visible';
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'visibility', visible }));
+    // Back on the page after the laptop slept: reconnect now rather than after the back-off.
+    if (visible && !socket && reconnectTimer && !ended) {
       clearTimeout(reconnectTimer);
       attempts = 0;
       connect();

@@ -1,6 +1,8 @@
-// The bell's unread count, kept live over /ws/notifications/ while a page is open. Without this
-// script the bell is a plain link showing the count of when the page was built.
-// Frames from the server: {"type": "unread", "count": N}. Nothing is sent to it.
+// The bell's unread count, and the navigation's other counts (the chat's unread messages), kept
+// live over /ws/notifications/ while a page is open: the page's one socket. Without this script
+// the bell and the links are plain, showing the counts of when the page was built.
+// Frames from the server: {"type": "unread", "count": N} for the bell, {"type": "counts",
+// "counts": {"/chat/": N}} for the links (by href). Nothing is sent to it.
 (() => {
   const bell = document.getElementById('notification-bell');
   if (!bell || !('WebSocket' in window)) return;
@@ -19,18 +21,49 @@
     bell.dataset.unread = String(count);
     badge.textContent = count >= CAP ? `${CAP - 1}+` : String(count);
     badge.hidden = count === 0;
-    label.textContent = labelFor(count);
+    label.textContent = labelFor(bell, count) ?? label.textContent;
   }
 
-  // The words are the page's (platform/views/bell.tsx renders one label per plural form of its
+  // A counted link of the navigation (platform/views/layout.tsx: data-count-href, its words in
+  // data-label-*): the badge and its words as the server writes them, none at 0.
+  function showCounts(counts) {
+    if (!counts || typeof counts !== 'object') return;
+    for (const link of document.querySelectorAll('a[data-count-href]')) {
+      const count = counts[link.dataset.countHref];
+      if (!Number.isInteger(count) || count < 0) continue;
+      let badge = link.querySelector('.nav-count');
+      let words = link.querySelector('.nav-count ~ .visually-hidden');
+      if (count === 0) {
+        badge?.remove();
+        words?.remove();
+        continue;
+      }
+      if (!badge || !words) {
+        badge?.remove();
+        words?.remove();
+        badge = document.createElement('span');
+        badge.className = 'nav-count';
+        badge.setAttribute('aria-hidden', 'true');
+        words = document.createElement('span');
+        words.className = 'visually-hidden';
+        link.append(badge, words);
+      }
+      badge.textContent = count >= CAP ? `${CAP - 1}+` : String(count);
+      const said = labelFor(link, count);
+      if (said) words.textContent = `, ${said}`;
+    }
+  }
+
+  // The words are the page's (bell.tsx and the layout render one label per plural form of its
   // language, data-label-one, -few..., with {count} for the number): this script holds none.
   const rules = new Intl.PluralRules(document.body.dataset.locale || undefined);
-  function labelFor(count) {
-    if (count === 0) return bell.dataset.labelNone;
-    if (count >= CAP) return bell.dataset.labelMore;
+  function labelFor(element, count) {
+    const words = element.dataset;
+    if (count === 0) return words.labelNone;
+    if (count >= CAP) return words.labelMore;
     const form = rules.select(count);
-    const template = bell.dataset[`label${form[0].toUpperCase()}${form.slice(1)}`] ?? bell.dataset.labelOther ?? bell.dataset.labelMany;
-    return template ? template.replace('{count}', String(count)) : label.textContent;
+    const template = words[`label${form[0].toUpperCase()}${form.slice(1)}`] ?? words.labelOther ?? words.labelMany;
+    return template ? template.replace('{count}', String(count)) : undefined;
   }
 
   function scheduleReconnect() {
@@ -55,6 +88,7 @@
         return;
       }
       if (frame && frame.type === 'unread') show(frame.count);
+      else if (frame && frame.type === 'counts') showCounts(frame.counts);
     });
     socket.addEventListener('close', (event) => {
       socket = null;

@@ -27,3 +27,15 @@ export async function lockKeys(trx: Kysely<Database>, keys: string[]): Promise<v
 export function lockedForUpdate<Q extends { forUpdate(): Q }>(trx: Kysely<Database>, query: Q): Q {
   return trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
 }
+
+/**
+ * Takes the key for the rest of the transaction if no other transaction holds it, without
+ * waiting: false when another does (another instance runs the same work now). On PostgreSQL a
+ * transaction-scoped advisory lock; SQLite needs nothing, as above: a transaction that got this far
+ * holds the one write lock, so no other transaction runs beside it.
+ */
+export async function tryLockKey(trx: Kysely<Database>, key: string): Promise<boolean> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return true;
+  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as locked`.execute(trx);
+  return rows[0]?.locked === true;
+}

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-// The tables of to-do and shopping lists, their items and their shares (migrations 0004, 0017, 0027):
+// The tables of to-do and shopping lists, their items and their shares (migrations 0004, 0017, 0027, 0030):
 // part of the Database of schema.ts, which re-exports them.
 
 export interface TodoListsTable {
@@ -10,9 +10,13 @@ export interface TodoListsTable {
   description: Generated<string>;
   created_at: number;
   updated_at: number;
+  /** Migration 0030: members of this group may read the list; null when the group is gone or none was chosen. */
+  group_id: number | null;
+  /** Migration 0030: what the group's members may do; meaningful only with a group. */
+  group_permission: Generated<SharePermission>;
 }
 
-/** What a share (or a shopping list's group) allows: `read`, or `tick` (also tick and add items). */
+/** What a share (or a list's group) allows: `read`, or `tick` (also tick and add items). */
 export type SharePermission = 'read' | 'tick';
 
 /** Users a list is shared with; the same shape for both kinds of list. */
@@ -37,6 +41,12 @@ export interface TodoItemsTable {
   done_by: number | null;
   done_at: number | null;
   assignee_id: number | null;
+  /** Migration 0029: the assignee last told "assigned to you" (features/lists/todo/notices.ts); null when none was. */
+  assignee_told_id: number | null;
+  /** Migration 0029: what was told of the due date: 0 nothing, 1 "due today", 2 "overdue". */
+  due_notice: Generated<number>;
+  /** Migration 0029: when the due-date scheduler looks at the item next, epoch ms; null: never. */
+  due_notice_at: number | null;
 }
 
 export interface ShoppingListsTable {

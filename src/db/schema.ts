@@ -41,6 +41,8 @@ export interface UsersTable {
   totp_enabled: Generated<number>;
   /** The last TOTP time step a code was accepted at: codes at it or before are refused (no replay). */
   totp_last_step: number | null;
+  /** 1 when the user chose to be mailed the notices that may go by mail (migration 0029): a to-do item assigned, due, overdue. */
+  mail_notifications: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -127,7 +129,7 @@ export interface NoteTombstonesTable {
   deleted_at: number;
 }
 
-/** The search column (PostgreSQL tsvector / SQLite FTS5 table) is left out: only notes/search.ts touches it. */
+/** The search index (PostgreSQL's tsvector of search_words / SQLite's FTS5 table) is left out: only notes/search.ts touches it. */
 export interface NotesTable {
   id: Generated<number>;
   owner_id: number;
@@ -135,6 +137,11 @@ export interface NotesTable {
   content: Generated<string>;
   /** Plain-text preview of content, derived from it on every write (notes/excerpt.ts). */
   excerpt: Generated<string>;
+  /**
+   * What the search finds the note by, derived from title and content on every write
+   * (db/search-words.ts searchWords, migration 0031): required here, so that no insert forgets it.
+   */
+  search_words: string;
   notebook_id: number | null;
   group_id: number | null;
   /** 0 low .. 3 urgent. */
@@ -199,6 +206,10 @@ export interface NotificationsTable {
   link: Generated<string>;
   created_at: number;
   read_at: number | null;
+  /** Migration 0029: unread notifications with the same key (not '') merge into one while it is recent ("3 notes shared"). */
+  merge_key: Generated<string>;
+  /** How many notifications this one stands for (merged ones counted). */
+  count: Generated<number>;
 }
 
 /** A reminder on a note, and the scheduler's job (features/notes/reminder-scheduler.ts). */

@@ -58,6 +58,31 @@ export function countBadge(count: number): string {
   return count >= COUNT_CAP ? `${COUNT_CAP - 1}+` : String(count);
 }
 
+/**
+ * The words a counted link says for each plural form of the page's language, with `{count}` for
+ * the number, for a script that is told a new count live to say it in the page's words (it holds
+ * none of its own): `data-label-more` (past the cap) and `data-label-<form>`, each form the
+ * catalogue's message for the first count that takes it. `say(count)` words a count.
+ */
+export function countLabelForms(say: (count: number) => string, rules: Intl.PluralRules): Record<string, string> {
+  const forms: Record<string, string> = { 'data-label-more': say(COUNT_CAP) };
+  for (let count = 1; count < COUNT_CAP; count++) {
+    const name = `data-label-${rules.select(count)}`;
+    forms[name] ??= say(count).replace(String(count), '{count}');
+  }
+  return forms;
+}
+
+declare module './hub/hub.js' {
+  interface HubEvents {
+    /**
+     * These users' navigation counts moved (published after commit by the feature whose count it
+     * is, as the chat does for a new message): their open pages are told the new counts.
+     */
+    'navigation.changed': { userIds: number[] };
+  }
+}
+
 /** The links that carry a count, in order: the session statement's columns `navigation_<index>`. */
 export function countedLinks(links: readonly NavigationLink[]): NavigationLink[] {
   return links.filter((link) => link.count !== undefined);

@@ -17,6 +17,9 @@ export interface ObjectRow {
 /** A query of objects (ObjectRow's columns), to be read as a subquery: `selectFrom(rows.as('o'))`. */
 export type ObjectRows = AliasableExpression<ObjectRow>;
 
+/** A user's id, or a column of user ids (`group_members.user_id`) to ask for each user at once. */
+export type ViewerRef = number | Expression<number>;
+
 export interface ObjectKind {
   /** Its name in references and records: `note` in a chat link `note:12`, a group activity row's `object_kind`. */
   kind: string;
@@ -27,9 +30,10 @@ export interface ObjectKind {
   /**
    * The objects of this kind `viewer` may see now, by the feature's own visibility query (the one
    * that guards its pages). Whoever narrows it to some ids learns which of them the viewer may
-   * see: an object left out is the same as one that does not exist.
+   * see: an object left out is the same as one that does not exist. `viewer` may be a column, so
+   * that one statement asks for many users (chat's cards: who else in the group sees this).
    */
-  visible(viewer: number): ObjectRows;
+  visible(viewer: ViewerRef): ObjectRows;
   /** For kinds that can belong to a group: what of group `groupId` (a column of the caller's row) the group page lists, and under which heading. */
   inGroup?: {
     heading: MessageKey;

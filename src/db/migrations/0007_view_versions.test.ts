@@ -29,7 +29,7 @@ async function addGroup(name: string, ownerId: number, members: number[]): Promi
 async function addNote(ownerId: number, fields: { group_id?: number; notebook_id?: number } = {}): Promise<number> {
   const row = await db
     .insertInto('notes')
-    .values({ owner_id: ownerId, title: 't', created_at: 0, updated_at: 0, group_id: fields.group_id ?? null, notebook_id: fields.notebook_id ?? null })
+    .values({ owner_id: ownerId, title: 't', search_words: '', created_at: 0, updated_at: 0, group_id: fields.group_id ?? null, notebook_id: fields.notebook_id ?? null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

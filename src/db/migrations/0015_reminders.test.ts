@@ -14,7 +14,7 @@ async function addNote(): Promise<{ userId: number; noteId: number }> {
   const user = await db.insertInto('users').values({ username: 'ann', username_key: 'ann', email: '', password: 'x', date_joined: 0 }).returning('id').executeTakeFirstOrThrow();
   const note = await db
     .insertInto('notes')
-    .values({ owner_id: user.id, title: 'Milk', content: '', priority: 0, is_pinned: 0, is_archived: 0, created_at: 0, updated_at: 0 })
+    .values({ owner_id: user.id, title: 'Milk', content: '', search_words: '', priority: 0, is_pinned: 0, is_archived: 0, created_at: 0, updated_at: 0 })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { userId: user.id, noteId: note.id };
@@ -51,7 +51,10 @@ describe('migration 0015 (reminders)', () => {
     await db.updateTable('notes').set({ title: 'Bread' }).where('id', '=', noteId).execute();
     expect(await noteVersion(noteId)).toBe(before + 1);
     await migrateToLatest(db);
+    // Later migrations may move it too (0031 fills the note's search words).
+    const up = await noteVersion(noteId);
+    expect(up).toBeGreaterThanOrEqual(before + 1);
     await db.insertInto('reminders').values(reminder(noteId, userId)).execute();
-    expect(await noteVersion(noteId)).toBe(before + 2);
+    expect(await noteVersion(noteId)).toBe(up + 1);
   });
 });

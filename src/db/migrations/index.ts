@@ -26,6 +26,9 @@ import * as enrolmentSecrets from './0025_enrolment_secrets.js';
 import * as usernameSkeletons from './0026_username_skeletons.js';
 import * as shoppingListCurrency from './0027_shopping_list_currency.js';
 import * as chatMessageChanges from './0028_chat_message_changes.js';
+import * as notices from './0029_notices.js';
+import * as todoListGroups from './0030_todo_list_groups.js';
+import * as searchWords from './0031_search_words.js';
 import * as noteTombstones from './0032_note_tombstones.js';
 
 /** Every migration, in order. Names are frozen: never rename or edit a migration that has shipped. */
@@ -57,5 +60,8 @@ export const migrations: Record<string, Migration> = {
   '0026_username_skeletons': usernameSkeletons,
   '0027_shopping_list_currency': shoppingListCurrency,
   '0028_chat_message_changes': chatMessageChanges,
+  '0029_notices': notices,
+  '0030_todo_list_groups': todoListGroups,
+  '0031_search_words': searchWords,
   '0032_note_tombstones': noteTombstones,
 };

@@ -6,6 +6,7 @@ import { type FormErrors, type FormValues } from '../../platform/forms.js';
 import { Layout } from '../../platform/views/layout.js';
 import type { ViewContext } from '../../platform/views/context.js';
 import { NoEmailNote } from './views.js';
+import { MAIL_CHOICE_PATH } from './mail-choice-views.js';
 import { ReauthFields } from './reauth-views.js';
 import { timeZoneSelectChoices } from './time-zone-choices.js';
 
@@ -46,6 +47,7 @@ export function AccountPage({ ctx, values, errors = {}, withCode }: { ctx: ViewC
           <button type="submit">{ctx.t('account.save')}</button>
         </form>
         <ul>
+          <li><a href={MAIL_CHOICE_PATH}>{ctx.t('account.mail_link')}</a></li>
           <li><a href="/accounts/sessions/">{ctx.t('account.sessions_link')}</a></li>
           <li><a href="/accounts/password_change/">{ctx.t('account.password_link')}</a></li>
           <li><a href="/accounts/2fa/">{ctx.t('two_factor.link')}</a></li>

@@ -57,6 +57,16 @@ export class UsersRepository {
     await this.db.updateTable('users').set(values).where('id', '=', id).execute();
   }
 
+  /** Whether the user is mailed the notices that may go by mail (a to-do item assigned, due, overdue), as well as told on the bell. */
+  async mailsNotifications(id: number): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('mail_notifications').where('id', '=', id).executeTakeFirst();
+    return row?.mail_notifications === 1;
+  }
+
+  async setMailNotifications(id: number, on: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ mail_notifications: on ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
   async setPassword(id: number, password: string): Promise<void> {
     await this.db.updateTable('users').set({ password }).where('id', '=', id).execute();
   }

@@ -8,6 +8,7 @@ import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { accountForm, loginForm, passwordChangeForm, registerForm } from './forms.js';
 import { meApi } from './me-api.js';
+import { mailChoiceRoutes } from './mail-choice-routes.js';
 import { safeNextPath } from './safe-next.js';
 import { AccountsService } from './service.js';
 import { AccountNotices } from './notices.js';
@@ -197,6 +198,7 @@ export const accountPages: FastifyPluginAsync<Services> = async (app, services) 
     return reply.redirect('/accounts/sessions/', 302);
   });
 
+  mailChoiceRoutes(app, accounts.users);
   meApi(app);
   await twoFactorRoutes(app, { config, db: services.db, sessions, throttle, afterLogin: AFTER_LOGIN, twoFactor, reauthentication });
   await tokensRoutes(app, { db: services.db, reauthentication, notices });

@@ -164,7 +164,7 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, options: 
     }
 
     const todo = listsRepository(trx, TODO);
-    const chores = await todo.insertList(ids[0]!, { title: 'Chores', description: 'Shared with demo-ben' }, now - 10 * DAY);
+    const chores = await todo.insertList(ids[0]!, { title: 'Chores', description: 'Shared with demo-ben', group: null, group_permission: 'read' }, now - 10 * DAY);
     await todo.shares.add(chores, ids[1]!);
     for (const [text, due] of [
       ['Water the plants', -1],

@@ -1,3 +1,4 @@
+import { searchWords } from '../../db/search-words.js';
 import { MAX_CHAT_LENGTH } from '../groups/index.js';
 import { plainExcerpt } from '../notes/index.js';
 import { CONTENT_MAX, TITLE_MAX } from '../notes/index.js';
@@ -85,6 +86,7 @@ export function planNotes(p: Planning): void {
         title: str(fields.title).trim(),
         content,
         excerpt: plainExcerpt(content),
+        search_words: searchWords(str(fields.title).trim(), content),
         notebook_id: notebook,
         group_id: (fields.group as number | null | undefined) ?? null,
         priority: priority as number,

@@ -69,7 +69,7 @@ export function groupsApi(app: FastifyInstance, service: GroupsService): void {
     method: 'DELETE',
     path: '/api/v1/groups/:pk/',
     tag: TAG,
-    summary: 'Deletes a group (owner only) with its members and chat; notes and shopping lists of the group keep their owner and lose the group.',
+    summary: 'Deletes a group (owner only) with its members and chat; notes and lists of the group keep their owner and lose the group.',
     params: groupParams,
     status: 204,
     errors: [403, 404],

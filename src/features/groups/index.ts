@@ -21,3 +21,4 @@ export { groupForm } from './forms.js';
 export { callerGroupIds } from './memberships.js';
 export { GroupsRepository } from './repository.js';
 export { GroupsService } from './service.js';
+export { type GroupShare, groupShareNotice } from './share-notices.js';

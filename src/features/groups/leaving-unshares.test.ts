@@ -16,7 +16,7 @@ import {
 
 // What a member shared with a group goes with them: once they leave, or the group's owner removes
 // them (page or API), the group's members get the 404 of an absent object for their notes and
-// shopping lists (pages, kept pages, the API) and cannot tick; what the member shared by name
+// lists of both kinds (pages, kept pages, the API) and cannot tick; what the member shared by name
 // stays shared; the member can edit their note again; the group's activity says how many went.
 
 let t: TestApp;
@@ -39,11 +39,12 @@ interface World {
   item: ShoppingItem;
   sharedList: ShoppingList;
   todo: TodoList;
+  groupTodo: TodoList;
 }
 
 let worlds = 0;
 
-/** A group of three: the leaver shares two notes (one archived) and two shopping lists with it, one of them also by name, and a to-do list by name. */
+/** A group of three: the leaver shares two notes (one archived), two shopping lists (one of them also by name) and a to-do list with it, and another to-do list by name. */
 async function world(): Promise<World> {
   worlds += 1;
   const owner = await loggedIn(t, { username: `ora${worlds}` });
@@ -57,7 +58,8 @@ async function world(): Promise<World> {
   const item = await addShoppingItem(t.db, list, { name: 'Bread' });
   const sharedList = await createShoppingList(t.db, leaver.user, { title: 'Alice party', group, sharedWith: [member.user] });
   const todo = await createTodoList(t.db, leaver.user, { title: 'Alice chores', sharedWith: [member.user] });
-  return { owner, leaver, member, group, note, archived, memberNote, list, item, sharedList, todo };
+  const groupTodo = await createTodoList(t.db, leaver.user, { title: 'Alice tasks', group, group_permission: 'tick' });
+  return { owner, leaver, member, group, note, archived, memberNote, list, item, sharedList, todo, groupTodo };
 }
 
 const api = (person: Person) => new ApiClient(t.app, { browser: person.browser });
@@ -89,6 +91,7 @@ describe.each(ways)('when a member %s', (_, go, verb) => {
       expect((await api(reader).get(`/api/v1/notes/${w.note.id}/`)).statusCode).toBe(200);
       expect((await reader.browser.get(`/shopping/${w.list.id}/`)).statusCode).toBe(200);
       expect((await api(reader).get(`/api/v1/shopping/${w.list.id}/`)).statusCode).toBe(200);
+      expect((await reader.browser.get(`/todo/${w.groupTodo.id}/`)).statusCode).toBe(200);
     }
     expect((await w.member.browser.post(`/shopping/items/${w.item.id}/toggle/`)).statusCode).toBe(302);
     expect(await isDone(w.item.id)).toBe(1);
@@ -103,9 +106,12 @@ describe.each(ways)('when a member %s', (_, go, verb) => {
       expect(results(await api(reader).get('/api/v1/notes/')).map((note) => String(note.title))).not.toContain('Alice rota');
       expect((await reader.browser.get(`/shopping/${w.list.id}/`)).statusCode).toBe(404);
       expect((await api(reader).get(`/api/v1/shopping/${w.list.id}/`)).statusCode).toBe(404);
+      expect((await reader.browser.get(`/todo/${w.groupTodo.id}/`)).statusCode).toBe(404);
+      expect((await api(reader).get(`/api/v1/todo/${w.groupTodo.id}/`)).statusCode).toBe(404);
       const groupPage = (await reader.browser.get(`/groups/${w.group.id}/`)).body;
       expect(groupPage).not.toContain('Alice rota');
       expect(groupPage).not.toContain('Alice shop');
+      expect(groupPage).not.toContain('Alice tasks');
     }
     expect((await w.member.browser.post(`/shopping/items/${w.item.id}/toggle/`)).statusCode).toBe(404);
     expect((await api(w.member).patch(`/api/v1/shopping/items/${w.item.id}/`, { is_bought: false })).statusCode).toBe(404);
@@ -140,12 +146,17 @@ describe.each(ways)('when a member %s', (_, go, verb) => {
     for (const reader of [w.member, w.owner]) {
       const [first, ...rest] = await activityOf(reader.browser, w.group.id);
       expect(first).toBe(verb === 'left the group' ? `${leaver} left the group` : `${w.owner.user.username} removed ${leaver}`);
-      expect(rest.slice(0, 2).sort()).toEqual([`${leaver} no longer shares 2 notes with the group`, `${leaver} no longer shares 2 shopping lists with the group`]);
+      expect(rest.slice(0, 3).sort()).toEqual([
+        `${leaver} no longer shares 2 notes with the group`,
+        `${leaver} no longer shares 2 shopping lists with the group`,
+        `${leaver} no longer shares a to-do list with the group`,
+      ]);
     }
     const rows = await t.db.selectFrom('group_activity').select(['kind', 'object_kind', 'object_id', 'count']).where('group_id', '=', w.group.id).where('kind', '=', 'member.unshared').orderBy('object_kind').execute();
     expect(rows).toEqual([
       { kind: 'member.unshared', object_kind: 'note', object_id: null, count: 2 },
       { kind: 'member.unshared', object_kind: 'shopping', object_id: null, count: 2 },
+      { kind: 'member.unshared', object_kind: 'todo', object_id: null, count: 1 },
     ]);
   });
 });

@@ -127,14 +127,12 @@ export class GroupsRepository {
   }
 
   /**
-   * findMemberGroup with the user's unread messages in it (up to COUNT_CAP) and its members'
-   * usernames (for the chat's mention suggestions, the first MAX_SUGGESTED_MEMBERS by name: every
-   * page carries them), for the chat page: one query.
+   * findMemberGroup with its members' usernames (for the chat's mention suggestions, the first
+   * MAX_SUGGESTED_MEMBERS by name: every page carries them), for the chat page: one query.
    */
-  async findChatPageGroup(userId: number, groupId: number): Promise<(GroupSummary & { unread: number; members: string[] }) | undefined> {
+  async findChatPageGroup(userId: number, groupId: number): Promise<(GroupSummary & { members: string[] }) | undefined> {
     const row = await this.summaries()
       .select((eb) => [
-        unreadInGroupQuery(this.db, userId, eb.ref('groups.id')).as('unread'),
         jsonRowsFrom(
           this.db,
           eb
@@ -151,7 +149,7 @@ export class GroupsRepository {
       .executeTakeFirst();
     if (!row) return undefined;
     const { members, ...group } = row;
-    return { ...group, member_count: Number(row.member_count), unread: Number(row.unread ?? 0), members: parseJsonRows<{ username: string }>(members).map((member) => member.username) };
+    return { ...group, member_count: Number(row.member_count), members: parseJsonRows<{ username: string }>(members).map((member) => member.username) };
   }
 
   /**

@@ -1,6 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
 import { buildTestApp, createGroup, createShoppingList, createTodoList, createUser, expectPanelAgreesWithRules, loggedIn, panelRows, type TestApp, type TestBrowser } from '../../../test/index.js';
+import { listAccess } from './access.js';
+import type { ListTables } from './kind.js';
 import { listsRepository } from './repository.js';
 import { SHOPPING } from './shopping/kind.js';
 import { TODO } from './todo/kind.js';
@@ -38,23 +41,45 @@ async function shareWith(table: 'todo_list_shares' | 'shopping_list_shares', lis
   await t.db.insertInto(table).values({ list_id: listId, user_id: user.id, permission }).execute();
 }
 
-describe('who can see a shopping list', () => {
-  const shopping = () => listsRepository(t.db, SHOPPING);
-  const rulesFor = (listId: number) => ({
-    read: (userId: number) => found(shopping().access.visibleLists(userId).select('shopping_lists.id').where('shopping_lists.id', '=', listId)),
-    tick: (userId: number) => found(shopping().access.tickableLists(userId).select('shopping_lists.id').where('shopping_lists.id', '=', listId)),
-    change: (userId: number) => found(shopping().access.ownedLists(userId).select('shopping_lists.id').where('shopping_lists.id', '=', listId)),
-  });
+/** Each kind's access queries for one list, as the panel's rules. */
+function rulesOf(kind: ListTables, listId: number) {
+  const access = listAccess(t.db, kind);
+  const id = sql.ref<number>(`${kind.tables.lists}.id`);
+  return {
+    read: (userId: number) => found(access.visibleLists(userId).select(id.as('id')).where(id, '=', listId)),
+    tick: (userId: number) => found(access.tickableLists(userId).select(id.as('id')).where(id, '=', listId)),
+    change: (userId: number) => found(access.ownedLists(userId).select(id.as('id')).where(id, '=', listId)),
+  };
+}
 
+/** Each kind: a list of the owner's in the group, and its panel as the reader's page reads it. */
+const KINDS = [
+  {
+    noun: 'shopping list',
+    kind: SHOPPING,
+    shares: 'shopping_list_shares',
+    create: (title: string) => createShoppingList(t.db, owner.user, { title, group }),
+    panel: async (listId: number) => (await listsRepository(t.db, SHOPPING).findVisiblePage(reader.user.id, listId))!.audience,
+  },
+  {
+    noun: 'to-do list',
+    kind: TODO,
+    shares: 'todo_list_shares',
+    create: (title: string) => createTodoList(t.db, owner.user, { title, group }),
+    panel: async (listId: number) => (await listsRepository(t.db, TODO).findVisiblePage(reader.user.id, listId))!.audience,
+  },
+] as const;
+
+describe.each(KINDS)('who can see a $noun in a group', ({ kind, shares, create, panel: panelOf }) => {
   for (const groupPermission of ['read', 'tick'] as const) {
     it(`is exactly who the access queries admit, ranked by them, with the group's permission ${groupPermission}`, async () => {
-      const list = await createShoppingList(t.db, owner.user, { title: `Shop ${groupPermission}`, group });
-      await t.db.updateTable('shopping_lists').set({ group_permission: groupPermission }).where('id', '=', list.id).execute();
-      await shareWith('shopping_list_shares', list.id, reader.user, 'read');
-      await shareWith('shopping_list_shares', list.id, ticker, 'tick');
-      await shareWith('shopping_list_shares', list.id, sharedMember, 'read');
-      const panel = (await shopping().findVisiblePage(reader.user.id, list.id))!.audience;
-      await expectPanelAgreesWithRules(t.db, panel, rulesFor(list.id));
+      const list = await create(`List ${groupPermission}`);
+      await t.db.updateTable(kind.tables.lists).set({ group_permission: groupPermission }).where('id', '=', list.id).execute();
+      await shareWith(shares, list.id, reader.user, 'read');
+      await shareWith(shares, list.id, ticker, 'tick');
+      await shareWith(shares, list.id, sharedMember, 'read');
+      const panel = await panelOf(list.id);
+      await expectPanelAgreesWithRules(t.db, panel, rulesOf(kind, list.id));
       const groupRole = groupPermission === 'tick' ? 'tick' : 'read';
       expect(panel.map((person) => [person.username, person.role, person.via.join('+')])).toEqual([
         ['owen', 'change', 'owner+group'],
@@ -63,6 +88,11 @@ describe('who can see a shopping list', () => {
       ]);
     });
   }
+});
+
+describe('who can see a shopping list', () => {
+  const shopping = () => listsRepository(t.db, SHOPPING);
+  const rulesFor = (listId: number) => rulesOf(SHOPPING, listId);
 
   it('is shown on the page by name to the owner, to a reader as counts, and follows a share removed', async () => {
     const list = await createShoppingList(t.db, owner.user, { title: 'Shown', group });
@@ -84,7 +114,7 @@ describe('who can see a to-do list', () => {
     change: (userId: number) => found(todo().access.ownedLists(userId).select('todo_lists.id').where('todo_lists.id', '=', listId)),
   });
 
-  it('is exactly who the access queries admit: owner, tick share, read share; group members are no way in', async () => {
+  it('is exactly who the access queries admit: owner, tick share, read share; a group it is not in is no way in', async () => {
     const list = await createTodoList(t.db, owner.user, { title: 'Chores' });
     await shareWith('todo_list_shares', list.id, reader.user, 'read');
     await shareWith('todo_list_shares', list.id, ticker, 'tick');
@@ -93,6 +123,18 @@ describe('who can see a to-do list', () => {
     expect(panel.map((person) => [person.username, person.role])).toEqual([['owen', 'change'], ['tom', 'tick'], ['rita', 'read']]);
     expect(panelRows((await owner.browser.get(`/todo/${list.id}/`)).body)).toEqual(['owen: can change it', 'tom: can tick and add items', 'rita: can read']);
     expect(panelRows((await reader.browser.get(`/todo/${list.id}/`)).body)).toEqual(['owen: can change it', 'Shared by name with 2 people: ', 'rita: can read']);
+  });
+
+  it('names its group’s members on the page, by what the group may do, and follows a member who joins and leaves', async () => {
+    const list = await createTodoList(t.db, owner.user, { title: 'Family chores', group, group_permission: 'tick' });
+    const onPage = async () => panelRows((await owner.browser.get(`/todo/${list.id}/`)).body);
+    expect(await onPage()).toEqual(['owen: can change it', 'bea: can tick and add items', 'greta: can tick and add items']);
+    const newcomer = await createUser(t.db, { username: 'nina' });
+    await t.db.insertInto('group_members').values({ group_id: group.id, user_id: newcomer.id, joined_at: Date.now() }).execute();
+    expect(await onPage()).toContain('nina: can tick and add items');
+    await expectPanelAgreesWithRules(t.db, (await todo().findVisiblePage(owner.user.id, list.id))!.audience, rulesFor(list.id));
+    await t.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', newcomer.id).execute();
+    expect(await onPage()).not.toContain('nina: can tick and add items');
   });
 
   it('is the owner alone for a list shared with nobody', async () => {

@@ -78,6 +78,14 @@ describe('every to-do page speaks from the catalogue', () => {
     expectAllWrapped('/todo/<pk>/share/ (errors)', share.body, [...users, 'nobody-such']);
     await owner.browser.post(`/todo/${todo.id}/share/`, { action: 'add', username: reader.user.username, permission: 'tick' });
     expectAllWrapped('/todo/<pk>/ (flash)', await page(owner.browser, `/todo/${todo.id}/`), users);
+    const badGroup = await owner.browser.post('/todo/new/', { title: '⟦Errands⟧', description: '', group: 'abc' });
+    expect(badGroup.statusCode).toBe(400);
+    expectAllWrapped('/todo/new/ (group error)', badGroup.body, users);
+    const grouped = await owner.browser.post(`/todo/${todo.id}/edit/`, { title: '⟦Chores⟧', description: '⟦Weekly⟧', group: String(group.id), group_permission: 'read' });
+    expect(grouped.statusCode).toBe(302);
+    expectAllWrapped('/todo/<pk>/ (in a group, saved flash)', await page(owner.browser, `/todo/${todo.id}/`), users);
+    expectAllWrapped('/todo/<pk>/ (in a group, reader)', await page(reader.browser, `/todo/${todo.id}/`), users);
+    expectAllWrapped('/todo/<pk>/edit/ (in a group)', await page(owner.browser, `/todo/${todo.id}/edit/`), users);
   });
 });
 
@@ -113,8 +121,9 @@ describe('every shopping page speaks from the catalogue', () => {
     expectAllWrapped('/shopping/items/<pk>/edit/ (errors)', edit.body, users);
     const share = await owner.browser.post(`/shopping/${shopping.id}/share/`, { action: 'remove', username: owner.user.username });
     expectAllWrapped('/shopping/<pk>/share/ (errors)', share.body, users);
-    await owner.browser.post(`/shopping/${shopping.id}/share/`, { action: 'add_group', group: String(group.id), permission: 'tick' });
-    expectAllWrapped('/shopping/<pk>/ (group share flash)', await page(owner.browser, `/shopping/${shopping.id}/`), users);
+    const grouped = await owner.browser.post(`/shopping/${shopping.id}/edit/`, { title: '⟦Groceries⟧', store_name: '⟦Market⟧', group: String(group.id), group_permission: 'tick' });
+    expect(grouped.statusCode).toBe(302);
+    expectAllWrapped('/shopping/<pk>/ (in a group, saved flash)', await page(owner.browser, `/shopping/${shopping.id}/`), users);
     await owner.browser.post(`/shopping/${shopping.id}/clear-bought/`);
     expectAllWrapped('/shopping/<pk>/ (cleared flash)', await page(owner.browser, `/shopping/${shopping.id}/`), users);
     await owner.browser.post(`/shopping/items/${shoppingItem.id}/delete/`);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
 import { registerListKind } from './register.js';
 import { shoppingLists } from './shopping/index.js';
+import { DueNotices } from './todo/due-notices.js';
 import { todoLists } from './todo/index.js';
 
 // To-do and shopping lists: one engine (this folder) with two kinds (todo/, shopping/), each
@@ -11,6 +12,8 @@ import { todoLists } from './todo/index.js';
 export const listsFeature: FastifyPluginAsync<Services> = async (app, services) => {
   registerListKind(app, services, todoLists);
   registerListKind(app, services, shoppingLists);
+  // "Due today" and "overdue" for to-do items (todo/due-notices.ts), looked for as often as reminders.
+  services.background.add(new DueNotices({ db: services.db, notifications: services.notifications, log: app.log }, { pollMs: services.config.reminderPollMs }));
 };
 
 export { listsRepository } from './repository.js';

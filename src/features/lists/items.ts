@@ -31,6 +31,11 @@ export function listItems<Item extends ItemRow, ItemInput>(db: Kysely<Database>,
   const itemId = sql.ref<number>(`${items}.id`);
   const itemList = sql.ref<number>(`${items}.list_id`);
   const within = (query: ReturnType<ListAccess['visibleLists']>) => query.select(listId.as('id'));
+  /** The kind's own columns set when a done item is opened again (ItemSpec.reopened), each kept as it is otherwise. */
+  const reopening = () =>
+    Object.fromEntries(
+      Object.entries(kind.items.reopened?.() ?? {}).map(([column, value]) => [column, sql`case when is_done = 1 then ${value} else ${sql.ref(column)} end`]),
+    );
 
   /** Items with what the pages show of them (Item's columns), of any list: narrow them. */
   const rows = (handle: Kysely<Database> = db) =>
@@ -85,6 +90,7 @@ export function listItems<Item extends ItemRow, ItemInput>(db: Kysely<Database>,
       const row = await db
         .updateTable(items)
         .set((eb) => ({
+          ...reopening(),
           is_done: sql<number>`1 - is_done`,
           done_by: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${userId} as integer)`).else(null).end(),
           done_at: eb.case().when('is_done', '=', 0).then(sql<number>`cast(${now} as bigint)`).else(null).end(),
@@ -110,7 +116,7 @@ export function listItems<Item extends ItemRow, ItemInput>(db: Kysely<Database>,
                 done_by: eb.case().when('is_done', '=', 1).then(eb.ref('done_by')).else(sql<number>`cast(${userId} as integer)`).end(),
                 done_at: eb.case().when('is_done', '=', 1).then(eb.ref('done_at')).else(sql<number>`cast(${now} as bigint)`).end(),
               }
-            : { is_done: 0, done_by: null, done_at: null },
+            : { ...reopening(), is_done: 0, done_by: null, done_at: null },
         )
         .where('id', '=', id)
         .where('list_id', 'in', within(access.tickableLists(userId)))

@@ -11,7 +11,7 @@ import type { Message, MessageKey } from '../../platform/i18n/index.js';
 // pages read), the engine casts at that one place, to the column names or the row type the kind
 // declares here: the compiler checks each kind's values against its own table there.
 
-/** The tables of the kinds. Where they mean the same their columns have the same names (migrations 0004, 0017, 0024). */
+/** The tables of the kinds. Where they mean the same their columns have the same names (migrations 0004, 0017, 0024, 0030). */
 export type ListTable = 'todo_lists' | 'shopping_lists';
 export type ItemTable = 'todo_items' | 'shopping_items';
 export type ShareTable = 'todo_list_shares' | 'shopping_list_shares';
@@ -57,8 +57,8 @@ export interface ListTables {
   name: KindName;
   tables: { lists: ListTable; items: ItemTable; shares: ShareTable };
   /**
-   * Lists of this kind may belong to a group (a shopping list): the group's members read it, and
-   * tick it when its `group_permission` is `tick`. Its heading on the group page.
+   * Lists of this kind may belong to a group (both kinds, migrations 0004 and 0030): the group's
+   * members read it, and tick it when its `group_permission` is `tick`. Its heading on the group page.
    */
   group?: { heading: MessageKey };
 }
@@ -81,6 +81,11 @@ export interface ItemSpec<Item extends ItemRow, ItemInput> {
   insert(db: Kysely<Database>, input: ItemInput, list: { id: number; ref: Expression<number> }): Record<string, AliasableExpression<unknown>>;
   /** The values an owner's edit writes. */
   update(db: Kysely<Database>, input: ItemInput, listId: number): Record<string, unknown>;
+  /**
+   * The values of its own columns an item takes when it is opened again (unticked), as
+   * expressions on its row before the change: a to-do item's due-date notices start over.
+   */
+  reopened?(): Record<string, Expression<unknown>>;
   /** The item in words, for labels and confirmations. */
   label(item: Item): string;
 }
@@ -94,7 +99,7 @@ export interface ListSpec<List, ListInput> {
    * (a shopping list's currency: its owner's); `values` wins where it gives the column.
    */
   insertDefaults?(db: Kysely<Database>, ownerId: number): Record<string, Expression<unknown>>;
-  /** The columns of its own the pages read beside the list's row, on its table's row: a group's name, say. */
+  /** The columns of its own the pages read beside the list's row, on its table's row: its group's name, say. */
   columns?(db: Kysely<Database>): Column[];
   /** The columns of its own the API's collection reads beside them: the items a shopping list's total is made of, say. */
   apiColumns?(db: Kysely<Database>): Column[];

@@ -70,6 +70,10 @@ export function ListPageFrame<List extends { id: number; title: string }, Item>(
 }) {
   const { list, canEdit, canTick } = page;
   const which = { kind: kind.name };
+  // A new list (no items, nobody to see it but its owner) shows its sharing first: whom it is for
+  // comes before what is on it, so that a to-do item can be given to them from the start.
+  const shareFirst = canEdit && page.items.length === 0 && page.sharedWith.length === 0 && group === null;
+  const sharePanel = canEdit ? <SharePanel ctx={ctx} kind={kind} listId={list.id} users={page.sharedWith} group={group} {...share} /> : null;
   return (
     <Layout ctx={ctx} title={list.title}>
       {item?.errors ? <><ErrorSummary errors={item.errors} labels={labels} /><ReplaceUrl url={`${kind.base}/${list.id}/`} /></> : null}
@@ -95,8 +99,9 @@ export function ListPageFrame<List extends { id: number; title: string }, Item>(
         data-word-back={ctx.t('lists.back', which)} data-back-path={`${kind.base}/`}>
         {children}
       </section>
+      {shareFirst ? sharePanel : null}
       {canTick ? <AddItemForm ctx={ctx} kind={kind} listId={list.id} fields={fields} {...item} /> : null}
-      {canEdit ? <SharePanel ctx={ctx} kind={kind} listId={list.id} users={page.sharedWith} group={group} groups={page.ownerGroups} {...share} /> : null}
+      {shareFirst ? null : sharePanel}
       <AudiencePanel members={page.audience} viewerId={ctx.user!.id} kind={kind.name} groupName={group?.name ?? null} />
       <p><a href={`${kind.base}/`}>{ctx.t('lists.back', which)}</a></p>
       <script src={assetUrl('js/live-list.js')} defer />

@@ -59,6 +59,8 @@ export interface ListAnnouncements {
   itemRemoved(db: Kysely<Database>, listId: number, itemId: number): Promise<void>;
   accessChanged(listId: number): void;
   listDeleted(listId: number): void;
+  /** Runs `work` (telling pages of something else, the bell) once the change has committed: at once, or after the caller's transaction. */
+  afterCommit(work: () => void): void;
 }
 
 export class LiveListEvents implements ListAnnouncements {
@@ -95,7 +97,12 @@ export class LiveListEvents implements ListAnnouncements {
       itemRemoved: async (_trx, listId, itemId) => void later.push(() => this.itemRemoved(db, listId, itemId)),
       accessChanged: (listId) => void later.push(async () => this.accessChanged(listId)),
       listDeleted: (listId) => void later.push(async () => this.listDeleted(listId)),
+      afterCommit: (work) => void later.push(async () => work()),
     };
+  }
+
+  afterCommit(work: () => void): void {
+    work();
   }
 
   /** Who may see the list may have changed: each instance re-checks its sockets of the list. */

@@ -26,11 +26,13 @@ describe('the live sockets’ roles of many users in one query', () => {
       for (const user of users) expect(roles.get(user.id)).toBe(await shopping.roleOf(user.id, list.id));
       expect(users.map((user) => roles.get(user.id))).toEqual(['owner', 'tick', 'read', groupPermission, undefined]);
     }
-    const list = await createTodoList(t.db, owner, { sharedWith: [reader] });
-    await t.db.insertInto('todo_list_shares').values({ list_id: list.id, user_id: ticker.id, permission: 'tick' }).execute();
-    const roles = await rolesOn(t.db, TODO, todo.access, list.id, users.map((user) => user.id));
-    for (const user of users) expect(roles.get(user.id)).toBe(await todo.roleOf(user.id, list.id));
-    expect(roles.get(stranger.id)).toBeUndefined();
-    expect(roles.get(member.id)).toBeUndefined();
+    for (const groupPermission of ['read', 'tick', null] as const) {
+      const list = await createTodoList(t.db, owner, { group: groupPermission === null ? null : group, group_permission: groupPermission ?? 'read', sharedWith: [reader] });
+      await t.db.insertInto('todo_list_shares').values({ list_id: list.id, user_id: ticker.id, permission: 'tick' }).execute();
+      const roles = await rolesOn(t.db, TODO, todo.access, list.id, users.map((user) => user.id));
+      for (const user of users) expect(roles.get(user.id)).toBe(await todo.roleOf(user.id, list.id));
+      // Outside a group its members are strangers.
+      expect(users.map((user) => roles.get(user.id)), String(groupPermission)).toEqual(['owner', 'tick', 'read', groupPermission ?? undefined, undefined]);
+    }
   });
 });

@@ -48,7 +48,7 @@ export interface LiveSocket extends LiveViewer {
 /** What differs between to-do and shopping lists: who may see a list, and how an item looks. */
 export interface LiveListKind {
   name: LiveListRef['kind'];
-  /** Shopping lists: a group's members read them, so group events concern them. */
+  /** Kinds with groups (both): a group's members read their lists, so group events concern them. */
   hasGroups: boolean;
   roleOf(userId: number, listId: number): Promise<ListRole | undefined>;
   /** The roles of these users on the list, in one query; a user it leaves out may not see it. */

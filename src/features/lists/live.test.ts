@@ -272,4 +272,29 @@ describe('a to-do list', () => {
     await owner.browser.post(`/todo/${list.id}/share/`, { username: reader.user.username, action: 'remove' });
     expect((await within(readerSocket.closed))?.code).toBe(4403);
   });
+
+  it("follows its group: a member who joins later connects and gets ticks, a removed member's socket closes (4403), then the others' when the list leaves the group", async () => {
+    const owner = await viewer();
+    const member = await viewer();
+    const later = await viewer();
+    const group = await createGroup(t.db, owner.user, [member.user]);
+    const list = await createTodoList(t.db, owner.user, { group, group_permission: 'tick' });
+    const item = await addTodoItem(t.db, list, { text: 'Recycling' });
+    const path = `/ws/todo/${list.id}/`;
+    expect(await refusedStatus(address, path, { sessionKey: later.sessionKey })).toBe(403);
+    const memberSocket = await connectChat(address, path, { sessionKey: member.sessionKey });
+    expect((await owner.browser.post(`/groups/${group.id}/members/`, { action: 'add', username: later.user.username })).statusCode).toBe(302);
+    const laterSocket = await connectChat(address, path, { sessionKey: later.sessionKey });
+    // A tick by the member reaches the newcomer, rendered for a tick viewer.
+    expect((await member.browser.post(`/todo/items/${item.id}/toggle/`)).statusCode).toBe(302);
+    const [frame] = await laterSocket.waitFor((candidate) => candidate.type === 'item');
+    expect(frame).toMatchObject({ id: item.id, summary: { items: 1, open: 0 } });
+    expect(frame!.html).toContain('/toggle/');
+
+    await owner.browser.post(`/groups/${group.id}/members/`, { action: 'remove', user_pk: member.user.id });
+    expect((await within(memberSocket.closed))?.code).toBe(4403);
+    expect(laterSocket.ws.readyState).toBe(laterSocket.ws.OPEN);
+    await owner.browser.post(`/todo/${list.id}/edit/`, { title: list.title, description: '' });
+    expect((await within(laterSocket.closed))?.code).toBe(4403);
+  });
 });

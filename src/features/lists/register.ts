@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { ViewerRef } from '../../platform/object-kinds.js';
 import type { Services } from '../../services.js';
 import { listApiRoutes, type ListApi } from './api.js';
 import type { ItemRow, ListKind, ListRow } from './kind.js';
@@ -33,7 +34,7 @@ export function registerListKind<List extends ListRow, Item extends ItemRow, Lis
   const service = new ListService(services.db, kind, module.checks, services.notifications, live);
   services.sessions.addNavigationLink({ label: kind.navigation, href: `${kind.base}/` });
   const { lists } = kind.tables;
-  const rows = (viewer: number) =>
+  const rows = (viewer: ViewerRef) =>
     service.lists.access
       .visibleLists(viewer)
       .select([sql.ref<number>(`${lists}.id`).as('id'), sql.ref<string>(`${lists}.title`).as('title'), sql.ref<number>(`${lists}.updated_at`).as('updated_at')]);

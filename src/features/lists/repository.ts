@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import { jsonRowsFrom, parseJsonRows } from '../../db/json-rows.js';
 import { lockedForUpdate } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
@@ -8,7 +8,7 @@ import { listAccess } from './access.js';
 import { listAudience } from './audience.js';
 import { listItems } from './items.js';
 import type { ItemRow, ListKind, ListRole, ListRow } from './kind.js';
-import { type GroupChoice, type SharedUser, SharesRepository } from './sharing.js';
+import { type SharedUser, SharesRepository } from './sharing.js';
 
 // The statements on lists, for every kind, each scoped through the access definitions; a kind's
 // own columns come from its ListKind. Composed of the access definitions, the item statements and
@@ -28,8 +28,6 @@ export interface ListPageRows<List, Item> {
   items: Item[];
   /** Who the list is shared with; empty unless the caller owns it. */
   sharedWith: SharedUser[];
-  /** The owner's groups, to share the list with their members; empty unless the caller owns it. */
-  ownerGroups: GroupChoice[];
   /** Everyone who may read the list and what each may do (the "who can see this" panel). */
   audience: AudienceMember[];
   /** Who may read the list: the people an item may be given to (kinds whose ListSpec asks for them; else none). */
@@ -71,8 +69,9 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
       ]);
 
   /**
-   * The people who may read the list (whom an item may be given to): the owner and the shared
-   * users are the candidates, each admitted by the read definition itself.
+   * The people who may read the list (whom an item may be given to): the owner, the shared users
+   * and (kinds with groups) the current members of its group are the candidates, each admitted
+   * by the read definition itself, in one statement.
    */
   const readersQuery = (listId: number) =>
     db
@@ -81,6 +80,19 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
         eb.or([
           eb('users.id', 'in', db.selectFrom(lists).select(ownerId.as('owner_id')).where(id, '=', listId)),
           eb('users.id', 'in', db.selectFrom(sharesTable).select(`${sharesTable}.user_id`).where(`${sharesTable}.list_id`, '=', listId)),
+          ...(kind.group
+            ? [
+                eb(
+                  'users.id',
+                  'in',
+                  db
+                    .selectFrom(lists)
+                    .innerJoin('group_members', (join) => join.on(sql<SqlBool>`group_members.group_id = ${sql.ref(`${lists}.group_id`)}`))
+                    .select('group_members.user_id')
+                    .where(id, '=', listId),
+                ),
+              ]
+            : []),
         ]),
       )
       .where((eb) => eb.exists(access.visibleLists(eb.ref('users.id')).select(id.as('id')).where(id, '=', listId)));
@@ -100,20 +112,18 @@ export function listsRepository<List extends ListRow, Item extends ItemRow, List
           access.roleCase(eb, userId).as('role'),
           jsonRowsFrom(db, items.ofList()).as('items'),
           shares.sharedUsersForOwner(userId).as('shared_with'),
-          shares.ownerGroups(userId).as('owner_groups'),
           (kind.list.readers ? jsonRowsFrom(db, readersQuery(listId).select(['users.id', 'users.username']).orderBy('users.username_key')) : sql<unknown>`null`).as('readers'),
           audienceColumn(db, listAudience(db, kind, access, listId)).as('audience'),
         ])
         .where(id, '=', listId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { items: itemRows, shared_with, owner_groups, readers, role, audience, ...list } = row;
+      const { items: itemRows, shared_with, readers, role, audience, ...list } = row;
       return {
         list: list as unknown as NamedList<List>,
         role,
         items: parseJsonRows<Item>(itemRows),
         sharedWith: parseJsonRows<SharedUser>(shared_with),
-        ownerGroups: parseJsonRows<GroupChoice>(owner_groups),
         readers: readers === null ? [] : parseJsonRows<{ id: number; username: string }>(readers),
         audience: readAudience(audience),
       };

@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import type { FormErrors, Outcome } from '../../platform/forms.js';
 import { type Message, type MessageKey, msgWith } from '../../platform/i18n/index.js';
-import { type ActivityEvent, recordActivity, recordChange } from '../groups/index.js';
+import { type ActivityEvent, groupShareNotice, recordActivity, recordChange } from '../groups/index.js';
 import type { Notifier } from '../../services.js';
 import type { ItemRow, ListKind, ListRole, ListRow } from './kind.js';
 import type { ListAnnouncements } from './live-events.js';
 import { type ListPageRows, type ListSummary, type ListsRepository, listsRepository } from './repository.js';
-import { type ShareOutcome, changeShare, shareWithGroup } from './sharing.js';
+import { type ShareOutcome, changeShare } from './sharing.js';
 
 // What people do with lists, the same for every kind. Every method takes the caller's id and
 // reaches lists only through the access definitions: a list the caller may not see, or may see
@@ -33,6 +33,11 @@ export interface ListChecks<List extends ListRow, Item extends ItemRow, ListInpu
   item?(repository: ListsRepository<List, Item, ListInput, ItemInput>, listId: number, input: ItemInput): Promise<FormErrors | null>;
   /** The group a list's input puts it in (kinds with groups). */
   groupOf?(input: ListInput): number | null;
+  /**
+   * After an item was added or edited by `actorId`, in that transaction: tells whom the change
+   * concerns (a to-do item's new assignee) through `notifier`; the users told.
+   */
+  itemWritten?(db: Kysely<Database>, notifier: Notifier, actorId: number, itemId: number, input: ItemInput): Promise<number[]>;
 }
 
 export class ListService<List extends ListRow, Item extends ItemRow, ListInput, ItemInput> {
@@ -124,11 +129,11 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     const errors = await this.checks.list?.(this.db, userId, input);
     if (errors) return { ok: false, errors };
     const group = this.checks.groupOf?.(input) ?? null;
-    const listId = await this.transaction(async (service, trx) => {
+    const { listId, told } = await this.transaction(async (service, trx) => {
       const id = await service.lists.insertList(userId, input);
-      if (group !== null) await recordActivity(trx, this.addedTo(group, userId, id));
-      return id;
+      return { listId: id, told: group === null ? [] : await this.putInGroup(trx, group, userId, id) };
     });
+    this.announce(told);
     return { ok: true, value: listId };
   }
 
@@ -138,11 +143,11 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     const group = this.checks.groupOf?.(input) ?? null;
     const updated = await this.transaction(async (service, trx) => {
       const before = this.kind.group ? await service.lists.ownedListGroup(userId, listId) : null;
-      if (before === undefined || !(await service.lists.updateOwnedList(userId, listId, input))) return false;
-      if (group !== null && before !== group) await recordActivity(trx, this.addedTo(group, userId, listId));
-      return true;
+      if (before === undefined || !(await service.lists.updateOwnedList(userId, listId, input))) return null;
+      return group !== null && before !== group ? await this.putInGroup(trx, group, userId, listId) : [];
     });
     if (!updated) throw new NotFound();
+    this.announce(updated);
     // Its group may have changed: that group's members gain or lose the list.
     if (this.kind.group) this.live?.accessChanged(listId);
     return { ok: true, value: listId };
@@ -165,8 +170,8 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
         link: `${this.kind.base}/${list.id}/`,
       },
     };
-    const byGroup = typeof body === 'object' && body !== null && (body as Record<string, unknown>).action === 'add_group';
-    const outcome = await (byGroup ? shareWithGroup : changeShare)(this.lists.shares, list, body, notice ?? undefined);
+    // By name only: a list's group is its form's (a list belongs to a group, or is shared with people).
+    const outcome = await changeShare(this.lists.shares, list, body, notice ?? undefined);
     if (outcome.ok) this.live?.accessChanged(listId);
     return outcome;
   }
@@ -176,13 +181,14 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     await this.requireTick(userId, listId);
     const errors = await this.checks.item?.(this.lists, listId, input);
     if (errors) return { ok: false, errors };
-    const itemId = await this.transaction(async (service) => {
+    const { itemId, told } = await this.transaction(async (service, trx) => {
       const itemId = await service.lists.items.insert(userId, listId, input);
       if (itemId === undefined) throw new NotFound();
       await service.changed(listId, userId);
-      return itemId;
+      return { itemId, told: await this.itemWritten(trx, userId, itemId, input) };
     });
     await this.live?.itemChanged(this.db, userId, listId, itemId);
+    this.announce(told);
     return { ok: true, value: itemId };
   }
 
@@ -205,7 +211,14 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
     const item = await this.ownedItem(userId, itemId);
     const errors = await this.checks.item?.(this.lists, item.list_id, input);
     if (errors) return { ok: false, errors };
-    return { ok: true, value: await this.changeItem(userId, itemId, (service) => service.lists.items.updateOwned(userId, itemId, item.list_id, input)) };
+    let told: number[] = [];
+    const listId = await this.changeItem(userId, itemId, async (service) => {
+      const listId = await service.lists.items.updateOwned(userId, itemId, item.list_id, input);
+      if (listId !== undefined) told = await this.itemWritten(service.lists.db, userId, itemId, input);
+      return listId;
+    });
+    this.announce(told);
+    return { ok: true, value: listId };
   }
 
   /** Owner only: whoever may tick may add and tick, never remove. */
@@ -249,6 +262,33 @@ export class ListService<List extends ListRow, Item extends ItemRow, ListInput, 
   private async changed(listId: number, userId: number): Promise<void> {
     await this.lists.touchList(listId);
     if (this.kind.group) await recordChange(this.db, { actorId: userId, object: { kind: this.kind.name, id: listId }, groupOf: this.lists.groupOf(listId) });
+  }
+
+  /**
+   * A list put into a group by its owner (made for it, or moved to it), in the change's
+   * transaction: the group's activity records it, and its other members are told; those told.
+   */
+  private async putInGroup(trx: Kysely<Database>, groupId: number, ownerId: number, listId: number): Promise<number[]> {
+    await recordActivity(trx, this.addedTo(groupId, ownerId, listId));
+    if (!this.notifications) return [];
+    const { lists } = this.kind.tables;
+    const title = trx.selectFrom(lists).select(sql.ref<string>(`${lists}.title`).as('title')).where(sql.ref<number>(`${lists}.id`), '=', listId).$asScalar();
+    const { recipients, notification } = groupShareNotice(trx, { groupId, actorId: ownerId, object: { kind: this.kind.name, title, path: `${this.kind.base}/${listId}/` } });
+    return this.notifications.addMerging(trx, recipients, notification);
+  }
+
+  /** The kind's notices of an item's change (checks.itemWritten), in its transaction; those told. */
+  private itemWritten(trx: Kysely<Database>, actorId: number, itemId: number, input: ItemInput): Promise<number[]> {
+    if (!this.notifications || !this.checks.itemWritten) return Promise.resolve([]);
+    return this.checks.itemWritten(trx, this.notifications, actorId, itemId, input);
+  }
+
+  /** Tells the open pages of users just notified, once the change has committed (the caller's transaction's too: ListAnnouncements.afterCommit). */
+  private announce(userIds: number[]): void {
+    const notifications = this.notifications;
+    if (userIds.length === 0 || !notifications) return;
+    if (this.live) this.live.afterCommit(() => notifications.announce(userIds));
+    else notifications.announce(userIds);
   }
 
   /** The group activity event of a list put into a group (made for it, or moved to it). */

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/schema.js';
 import { buildTestApp, createGroup, createUser, LIST_KINDS, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 
-// The owner's sharing box: sharing by username, with every member of one of the owner's groups,
-// and changing a share's permission. Who may share at all: permissions.test.ts.
+// The owner's sharing box: sharing by username and changing a share's permission. A list's group
+// is chosen on its own form (group-lists.test.ts): there is no "share with a group's members"
+// any more, and the shares it made stay as shares by name. Who may share at all: permissions.test.ts.
 
 type Caller = { user: User; browser: TestBrowser };
 let t: TestApp;
@@ -66,37 +67,34 @@ describe.each(LIST_KINDS)('$noun', (kind) => {
     });
   });
 
-  describe('sharing with a group’s members', () => {
-    it('adds every member but the owner as an ordinary share in one go, keeping existing shares', async () => {
-      const [ann, bob] = [await createUser(t.db), await createUser(t.db)];
-      const group = await createGroup(t.db, owner.user, [ann, bob, reader.user]);
-      const list = await kind.createList(t.db, owner.user, { sharedWith: [reader.user], tickers: [ticker.user] });
-      expect((await owner.browser.get(`${kind.base}/${list.id}/`)).body).toContain('Share with the members of');
-      const response = await share(list.id, { action: 'add_group', group: String(group.id), permission: 'tick' });
-      expect(response.statusCode).toBe(302);
-      expect(await rows().shares(list.id)).toEqual(
-        [
-          { user_id: ticker.user.id, permission: 'tick' },
-          { user_id: reader.user.id, permission: 'read' },
-          { user_id: ann.id, permission: 'tick' },
-          { user_id: bob.id, permission: 'tick' },
-        ].sort((a, b) => a.user_id - b.user_id),
-      );
-    });
-
-    it('refuses a group the owner is not in, or no group, with a message (400), nothing shared; anyone but the owner gets 404', async () => {
-      const outsider = await createUser(t.db);
-      const theirs = await createGroup(t.db, outsider, [await createUser(t.db)], 'Not mine');
-      const list = await kind.createList(t.db, owner.user, { sharedWith: [reader.user] });
+  describe('no more sharing with a group’s members, one share each', () => {
+    it('offers no such form (the list’s group is on its own form), and refuses its post (400), nothing shared', async () => {
+      const group = await createGroup(t.db, owner.user, [await createUser(t.db), reader.user]);
+      const list = await kind.createList(t.db, owner.user);
+      const page = (await owner.browser.get(`${kind.base}/${list.id}/`)).body;
+      expect(page).not.toContain('add_group');
+      expect(page).toContain(`href="${kind.base}/${list.id}/edit/">on the list’s edit page</a>`);
       const before = await listTablesSnapshot(t.db);
-      for (const group of [String(theirs.id), '', 'abc', '99999999']) {
-        const response = await share(list.id, { action: 'add_group', group });
-        expect(response.statusCode, group).toBe(400);
-        expect(response.body).toContain('Choose one of your groups.');
-      }
+      const response = await share(list.id, { action: 'add_group', group: String(group.id), permission: 'tick' });
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('Enter a username.');
       expect(await listTablesSnapshot(t.db)).toEqual(before);
       // Not the owner: the same 404 as a missing list.
-      expect((await reader.browser.post(`${kind.base}/${list.id}/share/`, { action: 'add_group', group: String(theirs.id) })).statusCode).toBe(404);
+      expect((await reader.browser.post(`${kind.base}/${list.id}/share/`, { action: 'add_group', group: String(group.id) })).statusCode).toBe(404);
+    });
+
+    it('keeps the shares that form made as shares by name: each stays, its permission with it, after the member leaves the group', async () => {
+      const ann = await createUser(t.db);
+      const group = await createGroup(t.db, owner.user, [ann, ticker.user]);
+      // What the form stored: one share per member of that moment.
+      const list = await kind.createList(t.db, owner.user, { sharedWith: [ann], tickers: [ticker.user] });
+      const page = (await owner.browser.get(`${kind.base}/${list.id}/`)).body;
+      expect(page).toContain(`<strong>${ann.username}</strong> <span class="permission">can read</span>`);
+      expect(page).toContain(`<strong>${ticker.user.username}</strong> <span class="permission">can tick and add items</span>`);
+      await t.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', ticker.user.id).execute();
+      expect(await rows().shares(list.id)).toEqual([{ user_id: ticker.user.id, permission: 'tick' }, { user_id: ann.id, permission: 'read' }].sort((a, b) => a.user_id - b.user_id));
+      const item = await kind.addItem(t.db, list);
+      expect((await ticker.browser.post(`${kind.base}/items/${item.id}/toggle/`)).statusCode).toBe(302);
     });
   });
 

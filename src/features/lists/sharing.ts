@@ -9,7 +9,7 @@ import type { FormErrors, FormValues } from '../../platform/forms.js';
 import { UsersRepository } from '../accounts/index.js';
 import type { ListTable, ListTables, ShareTable } from './kind.js';
 
-/** A group the owner may share a list with the members of. */
+/** A group the owner may put a list in (the list's form). */
 export interface GroupChoice {
   id: number;
   name: string;
@@ -72,25 +72,6 @@ export class SharesRepository {
   }
 
   /**
-   * The groups of the list of the enclosing query's owner, as one JSON array column (read it with
-   * parseJsonRows<GroupChoice>): what the owner may share the list with the members of. Empty
-   * for anyone but the owner, like sharedUsersForOwner.
-   */
-  ownerGroups(userId: number): RawBuilder<unknown> {
-    const lists = this.lists;
-    return jsonRowsFrom(
-      this.db,
-      this.db
-        .selectFrom('groups')
-        .innerJoin('group_members', 'group_members.group_id', 'groups.id')
-        .select(['groups.id', 'groups.name'])
-        .where('group_members.user_id', '=', userId)
-        .where(sql.ref<number>(`${lists}.owner_id`), '=', userId)
-        .orderBy('groups.name'),
-    );
-  }
-
-  /**
    * Shares the list with the user, or gives an existing share the new permission: `added`,
    * `changed`, or `unchanged` when the user had the list with that permission already.
    */
@@ -112,44 +93,9 @@ export class SharesRepository {
     return Number(changed.numUpdatedRows) > 0 ? 'changed' : 'unchanged';
   }
 
-  /**
-   * Shares the list with every member of the group but its owner, in one statement that also
-   * checks the owner is a member (else nobody is added); members who have the list keep their
-   * share as it is. The ids of the users newly added.
-   */
-  async addGroupMembers(list: { id: number; owner_id: number }, groupId: number, permission: SharePermission): Promise<number[]> {
-    const rows = await this.db
-      .insertInto(this.table)
-      .columns(['list_id', 'user_id', 'permission'])
-      .expression(
-        this.db
-          .selectFrom('group_members')
-          .select([sql<number>`cast(${list.id} as integer)`.as('list_id'), 'group_members.user_id', sql<SharePermission>`${permission}`.as('permission')])
-          .where('group_members.group_id', '=', groupId)
-          .where('group_members.user_id', '<>', list.owner_id)
-          .where((eb) => eb.exists(eb.selectFrom('group_members as own').select('own.user_id').where('own.group_id', '=', groupId).where('own.user_id', '=', list.owner_id))),
-      )
-      .onConflict((conflict) => conflict.columns(['list_id', 'user_id']).doNothing())
-      .returning('user_id')
-      .execute();
-    return rows.map((row) => row.user_id);
-  }
-
   /** `work` with this repository and the database inside one transaction. */
   inTransaction<T>(work: (shares: SharesRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new SharesRepository(trx, this.kind), trx));
-  }
-
-  /** The name of the group if the user is a member of it, else undefined. */
-  async groupNameFor(userId: number, groupId: number): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('groups')
-      .innerJoin('group_members', 'group_members.group_id', 'groups.id')
-      .select('groups.name')
-      .where('groups.id', '=', groupId)
-      .where('group_members.user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.name;
   }
 
   /** True when the user was on the list. */
@@ -157,37 +103,6 @@ export class SharesRepository {
     const result = await this.db.deleteFrom(this.table).where('list_id', '=', listId).where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
-}
-
-export const groupShareForm = z.object({
-  action: z.literal('add_group'),
-  group: z
-    .string({ error: msg('lists.choose_group') })
-    .trim()
-    .regex(/^[1-9]\d{0,9}$/, msg('lists.choose_group'))
-    .transform(Number),
-  permission: permissionField.optional().default('read'),
-});
-
-/**
- * Shares the list with the members of a group the owner belongs to (to-do lists have no group:
- * they become ordinary shares), telling those newly added. Another group is a form error.
- */
-export async function shareWithGroup(shares: SharesRepository, list: { id: number; owner_id: number }, body: unknown, notice?: ShareNotice): Promise<ShareOutcome> {
-  const form = parseForm(groupShareForm, body);
-  if (!form.ok) return form;
-  const { group, permission } = form.data;
-  const values = { group: String(group), permission };
-  const name = await shares.groupNameFor(list.owner_id, group);
-  if (name === undefined) return { ok: false, errors: { group: ['lists.choose_group'] }, values };
-  const added = await shares.inTransaction(async (inside, trx) => {
-    const ids = await inside.addGroupMembers(list, group, permission);
-    if (ids.length > 0 && notice) await notice.notifications.add(trx, ids, notice.notification);
-    return ids;
-  });
-  if (added.length > 0) notice?.notifications.announce(added);
-  if (added.length === 0) return { ok: true, message: { key: 'lists.group_has_all', values: { group: name } } };
-  return { ok: true, message: { key: 'lists.shared_with_group', values: { count: added.length, group: name, permission } } };
 }
 
 /** Who to tell of a new share, and what: the notification is written with the share, in its transaction. */

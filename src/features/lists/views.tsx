@@ -107,39 +107,29 @@ function PermissionSwitch({ ctx, action, user }: { ctx: ViewContext; action: str
   );
 }
 
-/** Shares the list with every member of one of the owner's groups, as ordinary shares. */
-function GroupShareForm({ ctx, action, groups, values, errors }: { ctx: ViewContext; action: string; groups: GroupChoice[]; values: FormValues; errors: FormErrors }) {
-  const choices = groups.map((choice) => ({ value: String(choice.id), label: choice.name }));
-  const chosen = values.group ?? '';
+/**
+ * A list's group and what its members may do, on its new and edit forms: one of the owner's
+ * groups (`groups`), or none. A list belongs to a group, or is shared with people by name.
+ */
+export function GroupFields({ ctx, kind, groups, values, errors }: { ctx: ViewContext; kind: KindPaths; groups: GroupChoice[]; values: FormValues; errors: FormErrors }) {
+  const choices = [{ value: '', label: ctx.t('lists.no_group') }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
   return (
-    <form method="post" action={action} novalidate class="share-group">
-      <CsrfField ctx={ctx} />
-      <input type="hidden" name="action" value="add_group" />
-      <div class="grid">
-        <Select name="group" label={ctx.t('lists.group_share_label')} value={chosen} choices={choices} errors={errors}
-          help={ctx.t('lists.group_share_help')} />
-        <div class="field">
-          <label for="id_group_share_permission">{ctx.t('lists.they_may')}</label>
-          <select id="id_group_share_permission" name="permission">
-            {permissionChoices(ctx).map((choice) => (
-              <option value={choice.value} selected={chosen !== '' && choice.value === values.permission}>{choice.label}</option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <button type="submit" class="secondary">{ctx.t('lists.group_share_button')}</button>
-    </form>
+    <>
+      <Select name="group" label={ctx.t('lists.group_label')} value={values.group} choices={choices} errors={errors}
+        help={groups.length ? ctx.t('lists.group_help') : ctx.t('lists.group_help_none', { kind: kind.name })} />
+      <Select name="group_permission" label={ctx.t('lists.group_permission_label')} value={values.group_permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
+        help={ctx.t('lists.group_permission_help')} />
+    </>
   );
 }
 
 /**
- * The owner's sharing controls: who can read the list and what each may do, the group and its
- * permission (shopping lists), add a user by name with a permission, change or remove one.
+ * The owner's sharing controls: who can read the list and what each may do, its group and the
+ * group's permission (chosen on the list's form), add a user by name with a permission, change
+ * or remove one.
  */
-export function SharePanel({ ctx, kind, listId, users, group = null, groups = [], values = {}, errors = {} }: {
+export function SharePanel({ ctx, kind, listId, users, group = null, values = {}, errors = {} }: {
   ctx: ViewContext; kind: KindPaths; listId: number; users: SharedUser[]; group?: { name: string; permission: SharePermission } | null;
-  /** The owner's groups: their members can be added all at once. */
-  groups?: GroupChoice[];
   values?: FormValues; errors?: FormErrors;
 }) {
   const action = `${kind.base}/${listId}/share/`;
@@ -169,6 +159,9 @@ export function SharePanel({ ctx, kind, listId, users, group = null, groups = []
       ) : group ? null : (
         <p class="empty">{ctx.t('lists.only_you_see')}</p>
       )}
+      {group ? null : (
+        <p><small>{ctx.t('lists.group_hint')} <a href={`${kind.base}/${listId}/edit/`}>{ctx.t('lists.group_hint_link')}</a>.</small></p>
+      )}
       <form method="post" action={action} novalidate>
         <CsrfField ctx={ctx} />
         <input type="hidden" name="action" value="add" />
@@ -180,7 +173,6 @@ export function SharePanel({ ctx, kind, listId, users, group = null, groups = []
         </div>
         <button type="submit" class="secondary">{ctx.t('lists.share_button')}</button>
       </form>
-      {groups.length ? <GroupShareForm ctx={ctx} action={action} groups={groups} values={values} errors={errors} /> : null}
     </section>
   );
 }

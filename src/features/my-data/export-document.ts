@@ -27,8 +27,8 @@ export async function* exportDocument(repository: ExportRepository, owner: { id:
   yield `"tags":${json(tags.map(({ id, name, color, created_at }) => ({ id, name, color, created_at })))},\n`;
   yield* jsonArray('notes', repository.notes(owner.id), (note) => note);
   yield ',\n';
-  yield* jsonArray('todo_lists', repository.todoLists(owner.id), ({ id, title, description, created_at, updated_at, items }) => ({
-    id, title, description, created_at, updated_at,
+  yield* jsonArray('todo_lists', repository.todoLists(owner.id), ({ id, title, description, group_id, group_permission, created_at, updated_at, items }) => ({
+    id, title, description, group_id, group_permission, created_at, updated_at,
     items: items.map(({ text, due_date, is_done, position, created_at: at, done_at }) => ({ text, due_date, is_done, position, created_at: at, done_at })),
   }));
   yield ',\n';
@@ -97,6 +97,9 @@ export const exportDocumentSchema = z.object({
       id,
       title,
       description: z.string().max(DESCRIPTION_MAX),
+      // Absent from exports made before migration 0030 (to-do lists had no group then).
+      group_id: id.nullable().default(null),
+      group_permission: z.enum(['read', 'tick']).default('read'),
       created_at: time,
       updated_at: time,
       items: z.array(

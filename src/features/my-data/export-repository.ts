@@ -6,7 +6,7 @@ import type { Database, Notebook, Note, Reminder, ShoppingItem, ShoppingList, Ta
 export const EXPORT_PAGE_SIZE = 200;
 
 export type ExportReminder = Pick<Reminder, 'local_time' | 'time_zone' | 'repeat' | 'message' | 'next_due_at'>;
-export type ExportNote = Omit<Note, 'excerpt' | 'view_version' | 'owner_id'> & { tag_ids: number[]; reminders: ExportReminder[] };
+export type ExportNote = Omit<Note, 'excerpt' | 'search_words' | 'view_version' | 'owner_id'> & { tag_ids: number[]; reminders: ExportReminder[] };
 /** Who an item is for and who ticked it, by name (null: nobody, or an account since deleted): for the Markdown files. */
 export type ExportTodoList = TodoList & { items: (TodoItem & { assignee_name: string | null; done_by_name: string | null })[] };
 export type ExportShoppingList = ShoppingList & { items: (ShoppingItem & { done_by_name: string | null })[] };
@@ -29,14 +29,15 @@ export class ExportRepository {
     return this.db.selectFrom('tags').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
   }
 
-  /** The groups the user's notes and shopping lists name, by id and name (for the re-import). */
+  /** The groups the user's notes and lists name, by id and name (for the re-import). */
   referencedGroups(ownerId: number): Promise<{ id: number; name: string }[]> {
     const fromNotes = this.db.selectFrom('notes').select('group_id').where('owner_id', '=', ownerId).where('group_id', 'is not', null);
+    const fromTodoLists = this.db.selectFrom('todo_lists').select('group_id').where('owner_id', '=', ownerId).where('group_id', 'is not', null);
     const fromLists = this.db.selectFrom('shopping_lists').select('group_id').where('owner_id', '=', ownerId).where('group_id', 'is not', null);
     return this.db
       .selectFrom('groups')
       .select(['id', 'name'])
-      .where((eb) => eb.or([eb('id', 'in', fromNotes), eb('id', 'in', fromLists)]))
+      .where((eb) => eb.or([eb('id', 'in', fromNotes), eb('id', 'in', fromTodoLists), eb('id', 'in', fromLists)]))
       .orderBy('id')
       .execute();
   }

@@ -62,7 +62,7 @@ async function fill(zip: ZipFile, repository: ExportRepository, owner: ExportOwn
     }));
   }
   for await (const page of repository.todoLists(owner.id)) {
-    await pager.add(page.map((list) => ({ path: `${todoFolder}/${namesIn(todoFolder).claim(slugify(list.title), '.md')}`, text: todoListMarkdown(list, words) })));
+    await pager.add(page.map((list) => ({ path: `${todoFolder}/${namesIn(todoFolder).claim(slugify(list.title), '.md')}`, text: todoListMarkdown(list, groupNames, words) })));
   }
   for await (const page of repository.shoppingLists(owner.id)) {
     await pager.add(page.map((list) => ({ path: `${shoppingFolder}/${namesIn(shoppingFolder).claim(slugify(list.title), '.md')}`, text: shoppingListMarkdown(list, groupNames, words) })));

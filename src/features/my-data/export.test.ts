@@ -132,7 +132,7 @@ describe('export of my data', () => {
 
   it('pages through many notes into one valid zip', async () => {
     const { user, browser } = await loggedIn(t);
-    const rows = Array.from({ length: 450 }, (_, i) => ({ owner_id: user.id, title: `Note ${i}`, content: `Body ${i}`, excerpt: '', created_at: i, updated_at: i }));
+    const rows = Array.from({ length: 450 }, (_, i) => ({ owner_id: user.id, title: `Note ${i}`, content: `Body ${i}`, excerpt: '', search_words: '', created_at: i, updated_at: i }));
     await t.db.insertInto('notes').values(rows).execute();
     const response = await browser.get('/accounts/export/');
     const files = await unzip(response.rawPayload);
@@ -143,7 +143,7 @@ describe('export of my data', () => {
   it('runs two exports at once; a third waits (503, Retry-After) until one ends, even one the client abandoned', async () => {
     const { user, browser } = await loggedIn(t);
     // About 18 MB that does not compress: more than the sockets' buffers hold, so an unread download stays open.
-    const rows = Array.from({ length: 600 }, (_, i) => ({ owner_id: user.id, title: `Big ${i}`, content: randomBytes(22_500).toString('base64'), excerpt: '', created_at: i, updated_at: i }));
+    const rows = Array.from({ length: 600 }, (_, i) => ({ owner_id: user.id, title: `Big ${i}`, content: randomBytes(22_500).toString('base64'), excerpt: '', search_words: '', created_at: i, updated_at: i }));
     for (let start = 0; start < rows.length; start += 100) await t.db.insertInto('notes').values(rows.slice(start, start + 100)).execute();
     const address = await listen(t.app);
     const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isOneOf } from '../../db/id-lists.js';
 import type { Database, SharePermission } from '../../db/schema.js';
+import { searchWords } from '../../db/search-words.js';
 import { identityKey } from '../../platform/identity-key.js';
 import type { Repeat } from '../../platform/wall-clock.js';
 import { plainExcerpt } from '../notes/index.js';
@@ -85,7 +86,7 @@ export class ImportRepository {
   async insertNote(note: ImportedNote, tagIds: number[]): Promise<number> {
     const { id } = await this.db
       .insertInto('notes')
-      .values({ ...note, excerpt: plainExcerpt(note.content), owner_id: this.ownerId })
+      .values({ ...note, excerpt: plainExcerpt(note.content), search_words: searchWords(note.title, note.content), owner_id: this.ownerId })
       .returning('id')
       .executeTakeFirstOrThrow();
     const unique = [...new Set(tagIds)];
@@ -106,11 +107,15 @@ export class ImportRepository {
   }
 
   async insertTodoList(
-    list: { title: string; description: string; created_at: number; updated_at: number },
+    list: { title: string; description: string; group_id: number | null; group_permission: SharePermission; created_at: number; updated_at: number },
     items: { text: string; due_date: string | null; is_done: number; position: number; created_at: number }[],
   ): Promise<void> {
     const { id } = await this.db.insertInto('todo_lists').values({ ...list, owner_id: this.ownerId }).returning('id').executeTakeFirstOrThrow();
-    for (const chunk of chunks(items)) await this.db.insertInto('todo_items').values(chunk.map((item) => ({ ...item, list_id: id }))).execute();
+    // Due-date notices as for items there before migration 0029: the past counts as told, the rest is looked at.
+    const today = new Date().toISOString().slice(0, 10);
+    const notices = (item: { due_date: string | null; is_done: number }) =>
+      item.due_date === null ? {} : item.due_date < today ? { due_notice: 2 } : { due_notice_at: item.is_done === 0 ? 0 : null };
+    for (const chunk of chunks(items)) await this.db.insertInto('todo_items').values(chunk.map((item) => ({ ...item, list_id: id, ...notices(item) }))).execute();
   }
 
   async insertShoppingList(

@@ -173,7 +173,8 @@ async function write(repository: ImportRepository, plan: ExportDocument, now: nu
       summary.skippedLists += 1;
       continue;
     }
-    await repository.insertTodoList({ title: list.title, description: list.description, created_at: list.created_at, updated_at: list.updated_at }, list.items);
+    const { title, description, created_at, updated_at } = list;
+    await repository.insertTodoList({ title, description, group_id: groupId(list.group_id), group_permission: list.group_permission, created_at, updated_at }, list.items);
     summary.todoLists += 1;
   }
   for (const list of plan.shopping_lists) {

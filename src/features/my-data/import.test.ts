@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createNote, createNotebook, createReminder, createShoppingList, createTag, createTodoList, createUser, loggedIn, makeZip, type TestApp, TestBrowser, upload } from '../../../test/index.js';
+import { addShoppingItem, addTodoItem, buildTestApp, createGroup, createNote, createNotebook, createReminder, createShoppingList, createTag, createTodoList, createUser, loggedIn, makeZip, type TestApp, TestBrowser, unzip, upload } from '../../../test/index.js';
 import type { User } from '../../db/schema.js';
 import { dueFrom, parseWallTime } from '../../platform/wall-clock.js';
+import { exportDocumentSchema } from './export-document.js';
 import { importIntoAccount } from './import-service.js';
 import { BadZip } from './zip-reader.js';
 
@@ -145,6 +146,45 @@ describe('import into my account', () => {
     expect(mine.notes).toEqual([expect.objectContaining({ title: 'Roses', notebook: 'Garden', group_id: null, tag_count: 1 })]);
     expect(mine.notebooks).toEqual([{ title: 'Garden', color: '#225522' }]);
     expect(mine.tags).toEqual([{ name: 'OUTSIDE', color: '#111111' }]);
+  });
+
+  it('round-trips a to-do list’s group and its permission: back in the group for a member, in none elsewhere or from an export made before to-do lists had groups', async () => {
+    const { user, browser } = await loggedIn(t);
+    const owner = await createUser(t.db);
+    const group = await createGroup(t.db, owner, [user], 'Household');
+    const chores = await createTodoList(t.db, user, { title: 'Chores', description: 'Weekly', group, group_permission: 'tick' });
+    await addTodoItem(t.db, chores, { text: 'Bins', due_date: '2030-01-02' });
+    const zip = (await browser.get('/accounts/export/')).rawPayload;
+    const files = await unzip(zip);
+    const document = exportDocumentSchema.parse(JSON.parse(files.get('groupnotes.json')!));
+    expect(document.groups).toEqual([{ id: group.id, name: 'Household' }]);
+    expect(document.todo_lists).toEqual([expect.objectContaining({ title: 'Chores', group_id: group.id, group_permission: 'tick' })]);
+    expect(files.get('To-do lists/Chores.md')).toMatch(/^---\n[\s\S]*\ngroup: Household\n[\s\S]*---\n/);
+
+    const todoList = async (ownerId: number) =>
+      t.db.selectFrom('todo_lists').select(['title', 'description', 'group_id', 'group_permission']).where('owner_id', '=', ownerId).orderBy('id').execute();
+    await t.db.deleteFrom('todo_lists').where('id', '=', chores.id).execute();
+    expect((await upload(t.app, browser, '/accounts/import/', zip)).statusCode).toBe(302);
+    expect(await todoList(user.id)).toEqual([{ title: 'Chores', description: 'Weekly', group_id: group.id, group_permission: 'tick' }]);
+    // The group's members read it again.
+    const [restored] = await t.db.selectFrom('todo_lists').select('id').where('owner_id', '=', user.id).execute();
+    const ownerBrowser = new TestBrowser(t.app);
+    await ownerBrowser.login(owner.username);
+    expect((await ownerBrowser.get(`/todo/${restored!.id}/`)).statusCode).toBe(200);
+
+    // Another account, in no such group: the list comes without it.
+    const { user: other, browser: otherBrowser } = await loggedIn(t);
+    expect((await upload(t.app, otherBrowser, '/accounts/import/', zip)).statusCode).toBe(302);
+    expect(await todoList(other.id)).toEqual([{ title: 'Chores', description: 'Weekly', group_id: null, group_permission: 'tick' }]);
+
+    // A document written before migration 0030: its to-do lists have no group keys.
+    const { user: older } = await loggedIn(t);
+    const before0030 = {
+      format: 'groupnotes-user-export', version: 1, groups: [], notebooks: [], tags: [], notes: [], shopping_lists: [],
+      todo_lists: [{ id: 7, title: 'Old chores', description: '', created_at: 1, updated_at: 1, items: [] }],
+    };
+    expect(await importIntoAccount(t.db, older.id, { document: JSON.stringify(before0030), markdown: [] })).toMatchObject({ todoLists: 1 });
+    expect(await todoList(older.id)).toEqual([{ title: 'Old chores', description: '', group_id: null, group_permission: 'read' }]);
   });
 
   it('imports a zip of plain Markdown files: title, tags and notebook from front matter or folder', async () => {

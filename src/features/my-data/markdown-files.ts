@@ -58,8 +58,9 @@ function shoppingLine(item: ExportShoppingList['items'][number], currency: strin
   return checkbox(item.is_done, item.name, [amount, price, buyer].filter((note) => note !== null));
 }
 
-export function todoListMarkdown(list: ExportTodoList, words: ListWords): string {
-  const fields = { title: list.title, kind: 'todo', created: iso(list.created_at), updated: iso(list.updated_at) };
+export function todoListMarkdown(list: ExportTodoList, groups: Map<number, string>, words: ListWords): string {
+  const fields: Record<string, unknown> = { title: list.title, kind: 'todo', created: iso(list.created_at), updated: iso(list.updated_at) };
+  if (list.group_id !== null && groups.has(list.group_id)) fields.group = groups.get(list.group_id);
   const intro = list.description ? `${list.description}\n\n` : '';
   return withFrontMatter(fields, `# ${list.title}\n\n${intro}${list.items.map((item) => todoLine(item, words)).join('\n')}\n`);
 }

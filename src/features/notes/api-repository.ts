@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, listPageRows, withDetails } from './list-query.js';
 import { type NoteFilters, NotesRepository } from './repository.js';
-import { matchingNotesQuery } from './search.js';
+import { type SearchTerms, matchingNotesQuery } from './search.js';
 
 /** A note as the API shows it: the list's details with the whole content and the creation time. */
 export type FullNoteRow = NoteRow & { content: string; created_at: number };
@@ -71,8 +71,8 @@ export class NotesApiRepository {
    * searchVisiblePage's matches: `size` of them older than note `beforeId` (null: the newest).
    * Search is newest first, by id (search.ts, not ranked), so the id alone places a page exactly.
    */
-  async searchVisibleAfter(userId: number, terms: string[], filters: NoteFilters, beforeId: number | null, size: number): Promise<FullNotePage> {
-    const query = matchingNotesQuery(this.notes.db, this.notes.dialect, this.notes.searchScope(userId, filters), terms, { limit: size + 1, offset: 0, beforeId });
+  async searchVisibleAfter(userId: number, terms: SearchTerms, filters: NoteFilters, beforeId: number | null, size: number): Promise<FullNotePage> {
+    const query = matchingNotesQuery(this.notes.db, this.notes.dialect, this.notes.searchScope(userId, filters), terms.text, { limit: size + 1, offset: 0, beforeId });
     if (!query) return { notes: [], hasNext: false };
     const rows = await this.notes.details.query(true).innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
     return { notes: rows.slice(0, size).map((row) => fullRow(NoteDetailsReader.noteRow(row))), hasNext: rows.length > size };

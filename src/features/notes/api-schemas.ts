@@ -107,7 +107,7 @@ const filterId = z.coerce.number({ error: ENTER_ID }).int(ENTER_ID).min(1, ENTER
 
 export const noteListQuery = z
   .object({
-    q: z.string().trim().max(MAX_QUERY_LENGTH, msg('notes_api.search_max')).optional().describe('Words that title or content must all hold (prefixes); results then come newest first.'),
+    q: z.string().trim().max(MAX_QUERY_LENGTH, msg('notes_api.search_max')).optional().describe('Words that title or content must all hold, each as the start of a word or as another form of it (борщу finds борщ, apples finds apple); results then come newest first.'),
     tag: filterId.optional().describe('Only notes with this tag of yours.'),
     notebook: filterId.optional().describe('Only notes in this notebook of yours.'),
     archived: z

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import type { Notifier } from '../../services.js';
 import type { Database } from '../../db/schema.js';
 import { NotFound } from '../../errors.js';
 import { callerGroupIds } from '../groups/index.js';
@@ -18,6 +19,8 @@ import { NotesService, type SaveOutcome } from './service.js';
 export interface NotesApiDeps {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** Tells a group's members of a note put into it. */
+  notifications?: Notifier;
 }
 
 const TAG = 'notes';
@@ -42,8 +45,8 @@ function saved(outcome: SaveOutcome): number {
  * anyone else gets the 404 of a missing note. Every read and write goes through NotesService and
  * the notes repositories, the pages' own.
  */
-export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): void {
-  const service = new NotesService(db, dialect);
+export function notesApi(app: FastifyInstance, { db, dialect, notifications }: NotesApiDeps): void {
+  const service = new NotesService(db, dialect, notifications);
   const notes = new NotesApiRepository(db, dialect);
 
   const shown = async (userId: number, id: number) => {
@@ -126,8 +129,10 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
     // One transaction: the note is locked, read as GET shows it and checked against If-Match,
     // then written with the page's own update (NotesService.update), and read back. No other
     // write can come between the check and this one.
-    handler: ({ user, params, body, request }) =>
-      db.transaction().execute(async (trx) => {
+    handler: async ({ user, params, body, request }) => {
+      // Open pages are told of notifications once the transaction has committed.
+      const later: (() => void)[] = [];
+      const answer = await db.transaction().execute(async (trx) => {
         const locked = new NotesApiRepository(trx, dialect);
         if (!(await locked.lockOwned(user.id, params.pk))) throw new NotFound();
         const current = await locked.findVisibleNote(user.id, params.pk);
@@ -145,10 +150,13 @@ export function notesApi(app: FastifyInstance, { db, dialect }: NotesApiDeps): v
           is_pinned: (body.is_pinned ?? before.is_pinned) ? 1 : 0,
           is_archived: (body.is_archived ?? before.is_archived) ? 1 : 0,
         };
-        saved(await new NotesService(trx, dialect).update(user.id, params.pk, form));
+        saved(await new NotesService(trx, dialect, notifications, (work) => later.push(work)).update(user.id, params.pk, form));
         const after = await locked.findVisibleNote(user.id, params.pk);
         return noteToJson(after!, user.id);
-      }),
+      });
+      for (const work of later) work();
+      return answer;
+    },
   });
 
   apiRoute(app, {

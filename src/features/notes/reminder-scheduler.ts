@@ -2,27 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { BackgroundJob } from '../../platform/background.js';
+import { BatchScheduler, type SchedulerOptions } from '../../platform/scheduler.js';
 import type { Mail, MailLog } from '../../platform/mail/mailer.js';
 import type { Outbox } from '../../platform/mail/outbox.js';
 import type { Notifier } from '../../services.js';
 import { chooseLanguage, translator, type Translator } from '../../platform/i18n/index.js';
 import { dateTimeIn, isTimeZone, timeZoneOr } from '../../platform/time-zones.js';
 import { nextOccurrence, parseWallTime } from '../../platform/wall-clock.js';
-
-export interface SchedulerOptions {
-  /** How often the table is looked at for reminders added on other instances. */
-  pollMs: number;
-  /** Reminders claimed per transaction. */
-  batchSize: number;
-  /** Batches per round before the loop lets other work run. */
-  batchesPerRound: number;
-  /** How long a shutdown waits for the round under way (its transaction rolls back otherwise). */
-  stopWaitMs: number;
-}
-
-const LOCKED_RETRY_MS = 50;
-
-export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = { pollMs: 30_000, batchSize: 50, batchesPerRound: 20, stopWaitMs: 1_000 };
 
 interface Deps {
   db: Kysely<Database>;
@@ -59,41 +45,27 @@ interface DueReminder {
  * it due. Every instance runs one; it never throws.
  */
 export class ReminderScheduler implements BackgroundJob {
-  private readonly options: SchedulerOptions;
-  private timer: NodeJS.Timeout | undefined;
-  /** When the timer fires, epoch ms (Infinity: none set). */
-  private timerAt = Infinity;
-  private round: Promise<number> | undefined;
-  /** A reminder added during a round falls due then. */
-  private addedDueAt = Infinity;
-  private started = false;
-  private stopped = false;
+  private readonly loop: BatchScheduler;
 
   constructor(
     private readonly deps: Deps,
     options: Partial<SchedulerOptions> = {},
   ) {
-    this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    this.loop = new BatchScheduler({ runBatch: (now) => this.deliverDue(now), earliestDue: () => this.earliestDue(), failure: 'reminder round failed' }, deps.log, options);
   }
 
   /** Delivers what fell due while no instance ran, then keeps watching. */
   start(): void {
-    if (this.started || this.stopped) return;
-    this.started = true;
-    this.wakeAt(Date.now());
+    this.loop.start();
   }
 
   /** A reminder due at `at` was added here: wake up then rather than at the next poll. */
   added(at: number): void {
-    if (!this.started || this.stopped) return;
-    if (this.round) this.addedDueAt = Math.min(this.addedDueAt, at);
-    else if (at < this.timerAt) this.wakeAt(at);
+    this.loop.added(at);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    if (this.round) await Promise.race([this.round, new Promise((resolve) => setTimeout(resolve, this.options.stopWaitMs).unref())]);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One transaction: claims and delivers up to a batch of due reminders; returns how many. */
@@ -109,7 +81,7 @@ export class ReminderScheduler implements BackgroundJob {
         .where('reminders.next_due_at', '<=', now)
         .orderBy('reminders.next_due_at')
         .orderBy('reminders.id')
-        .limit(this.options.batchSize);
+        .limit(this.loop.options.batchSize);
       // The note's row too: a note being deleted is skipped (it takes its reminders with it),
       // and the view_version trigger then never waits for a lock another transaction holds.
       if (dialect === 'postgres') due = due.forUpdate(['reminders', 'notes']).skipLocked();
@@ -163,37 +135,6 @@ export class ReminderScheduler implements BackgroundJob {
       t.t('reminder_mail.open', { url: `${this.deps.publicUrl}/notes/${row.note_id}/` }),
     ];
     return { to: row.email, subject: t.t('reminder_mail.subject', { title }).slice(0, 200), text: lines.join('\n') };
-  }
-
-  private wakeAt(at: number): void {
-    clearTimeout(this.timer);
-    const delay = Math.min(Math.max(0, at - Date.now()), this.options.pollMs);
-    this.timerAt = Date.now() + delay;
-    this.timer = setTimeout(() => void this.runRound(), delay);
-    // The loop alone does not keep a process alive.
-    this.timer.unref();
-  }
-
-  private async runRound(): Promise<void> {
-    if (this.round || this.stopped) return;
-    this.timerAt = Infinity;
-    this.addedDueAt = Infinity;
-    this.round = this.deliverBatches().catch((error: unknown) => {
-      this.deps.log.error({ err: error }, 'reminder round failed');
-      return Date.now() + this.options.pollMs;
-    });
-    const nextDue = await this.round;
-    this.round = undefined;
-    if (!this.stopped) this.wakeAt(Math.min(nextDue, this.addedDueAt));
-  }
-
-  /** Batches until none is full or the round's share is used; returns when to look again. */
-  private async deliverBatches(): Promise<number> {
-    for (let batch = 0; batch < this.options.batchesPerRound && !this.stopped; batch += 1) {
-      // A due row left is one another instance holds (SKIP LOCKED): look again shortly, not in a spin.
-      if ((await this.deliverDue()) < this.options.batchSize) return Math.max(await this.earliestDue(), Date.now() + LOCKED_RETRY_MS);
-    }
-    return Date.now();
   }
 }
 

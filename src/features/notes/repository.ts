@@ -1,21 +1,24 @@
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Note } from '../../db/schema.js';
-import { type ActivityEvent, activityInsertWhen, recordActivity } from '../groups/index.js';
+import { searchWords } from '../../db/search-words.js';
+import { type ActivityEvent, activityInsertWhen, groupShareNotice, recordActivity } from '../groups/index.js';
+import type { Notifier } from '../../services.js';
 import { GroupsRepository } from '../groups/index.js';
 import { type NoteRow, NoteDetailsReader } from './details.js';
 import { type ListKey, type NotesWhere, PAGE_SIZE, listPageRows, orderedList, visibleParts, withDetails } from './list-query.js';
 import { ownedBy, type UserRef, visibleTo } from './visibility.js';
 import { readVisibleNote, type VisibleNote } from './visible-note.js';
 import { plainExcerpt } from './excerpt.js';
+import type { SearchTerms } from './search.js';
 import { searchMatches } from './search-tags.js';
 
 /** How long a deleted note's tombstone says so to those who could read it. */
 export const TOMBSTONE_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A note's stored columns from its fields: the excerpt is worked out of the content. */
-const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), updated_at: now });
+/** A note's stored columns from its fields: the excerpt and the search's words are worked out of the text. */
+const noteValues = (fields: NoteFields, now: number) => ({ ...fields, excerpt: plainExcerpt(fields.content), search_words: searchWords(fields.title, fields.content), updated_at: now });
 
 export interface NoteFilters {
   archived: boolean;
@@ -126,7 +129,7 @@ export class NotesRepository {
    * with their details, in one query as the list is. Notes carrying one of the caller's own tags
    * named by the words match too (search-tags.ts).
    */
-  async searchVisiblePage(userId: number, terms: string[], filters: NoteFilters, page: number): Promise<NotePage> {
+  async searchVisiblePage(userId: number, terms: SearchTerms, filters: NoteFilters, page: number): Promise<NotePage> {
     const query = this.searchPageQuery(userId, terms, filters, page);
     if (!query) return { notes: [], page, hasNext: false };
     const rows = await this.details.query().innerJoin(query.as('page'), 'page.id', 'notes.id').orderBy('page.id', 'desc').execute();
@@ -134,12 +137,12 @@ export class NotesRepository {
   }
 
   /** The query behind searchVisiblePage (null when there is no word to search for). */
-  searchPageQuery(userId: number, terms: string[], filters: NoteFilters, page: number) {
+  searchPageQuery(userId: number, terms: SearchTerms, filters: NoteFilters, page: number) {
     return searchMatches(this.db, this.dialect, this.searchScope(userId, filters), userId, terms, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
   }
 
   /** How many notes match with the archived filter the other way round, counting at most `cap`: the search's one extra query. */
-  async countSearchMatches(userId: number, terms: string[], filters: NoteFilters, cap: number): Promise<number> {
+  async countSearchMatches(userId: number, terms: SearchTerms, filters: NoteFilters, cap: number): Promise<number> {
     const query = searchMatches(this.db, this.dialect, this.searchScope(userId, filters), userId, terms, { limit: cap, offset: 0 });
     if (!query) return 0;
     return Number((await this.db.selectFrom(query.as('m')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -197,36 +200,53 @@ export class NotesRepository {
    * transaction of five round trips held the group's for as long, queueing the group's other
    * writers behind it. `before` locks the note first, so that of two edits at once the second
    * reads the group the first left. SQLite runs the checks and the change as one transaction of
-   * statements in this process.
+   * statements in this process. With `notifier`, the members of a group the note is put into are
+   * told in the same change (`told`: who was), on PostgreSQL in the same statement.
    */
-  async updateOwned<C extends { passed: SqlBool }>(checks: SelectQueryBuilder<Database, never, C>, ownerId: number, id: number, fields: NoteFields, tagIds: number[], shared?: ActivityEvent, now = Date.now()): Promise<{ checked: C; saved: boolean }> {
+  async updateOwned<C extends { passed: SqlBool }>(
+    checks: SelectQueryBuilder<Database, never, C>,
+    ownerId: number,
+    id: number,
+    fields: NoteFields,
+    tagIds: number[],
+    shared?: ActivityEvent,
+    now = Date.now(),
+    notifier?: Notifier,
+  ): Promise<{ checked: C; saved: boolean; told: number[] }> {
     const values = noteValues(fields, now);
+    // Put into a group it was not in: the group's other members are told (groupShareNotice), with the change.
+    const tell = shared && notifier ? { notifier, ...groupShareNotice(this.db, { groupId: shared.groupId, actorId: ownerId, object: { kind: 'note', title: sql.val(fields.title), path: `/notes/${id}/` } }) } : undefined;
     if (this.dialect === 'postgres') {
       const before = this.db.selectFrom('notes').select(['id', 'group_id']).where('owner_id', '=', ownerId).where('id', '=', id).where(sql<SqlBool>`(select passed from checks)`).forUpdate();
       const moved = (group: number) => sql<SqlBool>`exists (select 1 from before where before.group_id is distinct from ${group})`;
       const record = shared ? sql`, shared as (${activityInsertWhen(this.db, shared, moved(shared.groupId), now)})` : sql``;
-      const { rows } = await sql<C & { saved: number }>`with checks as (${checks}), before as (${before}),
+      const told = tell && shared ? tell.notifier.mergingStatements(this.db, tell.recipients, tell.notification, moved(shared.groupId), now) : undefined;
+      const telling = told ? sql`, told_merged as (${told.merged}), told_added as (${told.added})` : sql``;
+      const toldIds = told ? sql`array(select user_id from told_merged union select user_id from told_added)` : sql`array[]::int[]`;
+      const { rows } = await sql<C & { saved: number; told: number[] }>`with checks as (${checks}), before as (${before}),
         saved as (${this.db.updateTable('notes').set(values).where('id', 'in', sql<number>`(select id from before)`).returning('id')}),
         removed as (delete from note_tags where note_id in (select id from saved) and tag_id <> all(${tagIds}::int[])),
-        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}
-        select checks.*, (select count(*)::int from saved) as saved from checks`.execute(this.db);
-      const { saved, ...checked } = rows[0]!;
-      return { checked: checked as unknown as C, saved: saved > 0 };
+        added as (insert into note_tags (note_id, tag_id) select saved.id, tag.id from saved cross join unnest(${tagIds}::int[]) as tag(id) on conflict do nothing)${record}${telling}
+        select checks.*, (select count(*)::int from saved) as saved, ${toldIds} as told from checks`.execute(this.db);
+      const { saved, told: toldRows, ...checked } = rows[0]!;
+      return { checked: checked as unknown as C, saved: saved > 0, told: toldRows };
     }
     // In the caller's transaction when there is one (the API's If-Match check locks, reads, then writes).
     const write = async (trx: Kysely<Database>) => {
       const [checked] = (await trx.executeQuery(checks.compile())).rows;
       if (!checked) throw new Error('the checks gave no row');
-      if (Number(checked.passed) !== 1) return { checked, saved: false };
+      if (Number(checked.passed) !== 1) return { checked, saved: false, told: [] };
       const before = shared ? await trx.selectFrom('notes').select('group_id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst() : undefined;
       const result = await trx.updateTable('notes').set(values).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return { checked, saved: false };
+      if (result.numUpdatedRows === 0n) return { checked, saved: false, told: [] };
       // Only the links that change, as on PostgreSQL: each link deleted or added fires the view
       // versions' triggers (three updates), so writing the same links again cost every edit.
       await trx.deleteFrom('note_tags').where('note_id', '=', id).$if(tagIds.length > 0, (query) => query.where('tag_id', 'not in', tagIds)).execute();
       if (tagIds.length > 0) await trx.insertInto('note_tags').values(tagIds.map((tagId) => ({ note_id: id, tag_id: tagId }))).onConflict((conflict) => conflict.doNothing()).execute();
-      if (shared && before?.group_id !== shared.groupId) await recordActivity(trx, shared, now);
-      return { checked, saved: true };
+      const moved = shared !== undefined && before?.group_id !== shared.groupId;
+      if (moved) await recordActivity(trx, shared, now);
+      const told = moved && tell ? await tell.notifier.addMerging(trx, tell.recipients, tell.notification, now) : [];
+      return { checked, saved: true, told };
     };
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }

@@ -48,7 +48,7 @@ function typedValues(body: unknown): NoteFormValues {
 }
 
 export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect, config, notifications, outbox, background }) => {
-  const service = new NotesService(db, dialect);
+  const service = new NotesService(db, dialect, notifications);
   const reminders = new RemindersRepository(db, dialect);
   const scheduler = new ReminderScheduler({ db, dialect, notifications, outbox, publicUrl: config.publicUrl, log: app.log }, { pollMs: config.reminderPollMs });
   background.add(scheduler);
@@ -61,7 +61,7 @@ export const notePages: FastifyPluginAsync<Services> = async (app, { db, dialect
     return NoteDetailPage({ ctx, note, reminders: note.owner_id === userId ? { items: note.reminders, form } : undefined });
   };
   reminderRoutes(app, { reminders, scheduler, ownedOr404: (userId, noteId) => service.ownedOr404(userId, noteId), notePage });
-  notesApi(app, { db, dialect });
+  notesApi(app, { db, dialect, notifications });
   remindersApi(app, { notes: new NotesApiRepository(db, dialect), reminders, scheduler });
 
   const showForm = async (request: FastifyRequest, status: number, props: { noteId?: number; typed?: NoteFormValues; errors?: FormErrors }) => ({

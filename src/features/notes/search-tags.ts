@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { identityKey } from '../../platform/identity-key.js';
-import { type MatchingIds, type SearchPage, matchingNotesQuery } from './search.js';
+import { type MatchingIds, type SearchPage, type SearchTerms, matchingNotesQuery } from './search.js';
 
 type NotesScope = Parameters<typeof matchingNotesQuery>[2];
 
@@ -10,7 +10,8 @@ type NotesScope = Parameters<typeof matchingNotesQuery>[2];
  * The ids of the caller's notes carrying one of the caller's own tags whose name holds every term
  * at the start of a word (the text search's prefix match), compared as keys (`tags.name_key`,
  * identity-key.ts: the terms are folded the same way; they hold letters and digits only, so no
- * LIKE wildcard). Tags are their owner's private filing (SPEC's matrix): only the caller's own
+ * LIKE wildcard). Tag names are not stemmed: they are compared with the words as typed
+ * (`SearchTerms.tags`). Tags are their owner's private filing (SPEC's matrix): only the caller's own
  * are searched, and they are only ever on the caller's own notes, so a group member's search
  * never matches a shared note by its owner's tag names, which the member cannot see either.
  * Read from the owner's tags (tags_owner_name_key) through note_tags_tag: a few rows.
@@ -33,12 +34,13 @@ function taggedNoteIds(db: Kysely<Database>, userId: number, terms: string[]) {
  * found both ways). The tag branch starts from the caller's matching tags, so it costs a few
  * index reads whatever the number of notes.
  */
-export function searchMatches(db: Kysely<Database>, dialect: Dialect, scope: NotesScope, userId: number, terms: string[], page: SearchPage): MatchingIds | null {
+export function searchMatches(db: Kysely<Database>, dialect: Dialect, scope: NotesScope, userId: number, terms: SearchTerms, page: SearchPage): MatchingIds | null {
+  if (terms.tags.length === 0) return matchingNotesQuery(db, dialect, scope, terms.text, page);
   const needed = page.offset + page.limit;
-  const text = matchingNotesQuery(db, dialect, scope, terms, { limit: needed, offset: 0 });
+  const text = matchingNotesQuery(db, dialect, scope, terms.text, { limit: needed, offset: 0 });
   if (!text) return null;
   const tagged = scope
-    .innerJoin(taggedNoteIds(db, userId, terms).as('tagged'), 'tagged.id', 'notes.id')
+    .innerJoin(taggedNoteIds(db, userId, terms.tags).as('tagged'), 'tagged.id', 'notes.id')
     .select('notes.id')
     .orderBy('notes.id', 'desc')
     .limit(needed);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group, User } from '../../db/schema.js';
+import { searchWords, wordToken } from '../../db/search-words.js';
 import { buildTestApp, createGroup, createNote, createTag, loggedIn, type TestApp, type TestBrowser } from '../../../test/index.js';
 import { RECENT_WINDOW, fts5Query, searchTerms, tsQuery } from './search.js';
 
@@ -65,7 +66,7 @@ describe('full-text search', () => {
     const oldest = await createNote(t.db, me.user, { title: 'Ocelot from long ago' });
     const now = Date.now();
     const filler = Array.from({ length: RECENT_WINDOW }, (_, i) => ({
-      owner_id: stranger.id, title: `filler ${i}`, content: 'ocelot', excerpt: 'ocelot', created_at: now, updated_at: now,
+      owner_id: stranger.id, title: `filler ${i}`, content: 'ocelot', excerpt: 'ocelot', search_words: searchWords(`filler ${i}`, 'ocelot'), created_at: now, updated_at: now,
     }));
     for (let start = 0; start < filler.length; start += 1000) await t.db.insertInto('notes').values(filler.slice(start, start + 1000)).execute();
     const recent: number[] = [];
@@ -117,9 +118,22 @@ describe('full-text search', () => {
 });
 
 describe('query building', () => {
-  it('reduces input to lowercased words and quotes each for FTS5', () => {
-    expect(searchTerms('Hello, "world" NEAR(x) title:y *')).toEqual(['hello', 'world', 'near', 'x', 'title', 'y']);
-    expect(fts5Query(['hello', 'world'])).toBe('"hello"* AND "world"*');
-    expect(tsQuery(['hello', 'wörld'])).toBe('hello:* & wörld:*');
+  it('reduces input to lowercased words, each with its stem, and asks for their tokens only', () => {
+    const { text, tags } = searchTerms('Hello, "worlds" NEAR(x) title:y *');
+    expect(text).toEqual([
+      { word: 'hello', stem: null },
+      { word: 'worlds', stem: 'world' },
+      { word: 'near', stem: null },
+      { word: 'x', stem: null },
+      { word: 'title', stem: 'titl' },
+      { word: 'y', stem: null },
+    ]);
+    expect(tags).toEqual(['hello', 'worlds', 'near', 'x', 'title', 'y']);
+    const [hello, worlds] = [wordToken('hello'), wordToken('worlds')];
+    expect(hello).toBe('gigfgmgmgp');
+    expect(fts5Query(text.slice(0, 2))).toBe(`"${hello}"* AND ("${worlds}"* OR "${wordToken('world')}")`);
+    expect(tsQuery(text.slice(0, 2))).toBe(`${hello}:* & (${worlds}:* | ${wordToken('world')})`);
+    // Tokens are the letters a to p: no quote, operator or space of the query survives.
+    expect(fts5Query(searchTerms(`"'; drop table notes; -- !&|:* ^(x)`).text)).toMatch(/^[a-p"*() ANDOR]+$/);
   });
 });

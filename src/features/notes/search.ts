@@ -2,28 +2,45 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { PLAN_FOR_VALUES } from '../../db/pg-prepared.js';
 import type { Database } from '../../db/schema.js';
+import { type SearchTerm, searchTerms as textTerms, wordToken } from '../../db/search-words.js';
 
-const MAX_TERMS = 8;
-const MAX_TERM_LENGTH = 64;
+export type { SearchTerm } from '../../db/search-words.js';
+
+/** A search box's words: as the text search looks for them, and as tag names are compared. */
+export interface SearchTerms {
+  /** Normalized and stemmed (db/search-words.ts): what `notes.search_words` is searched for. */
+  text: SearchTerm[];
+  /** Lowercased letters and digits, as typed: what the caller's tag names are searched for (search-tags.ts). */
+  tags: string[];
+}
+
+const MAX_TAG_TERMS = 8;
+const MAX_TAG_TERM_LENGTH = 64;
 
 /**
- * The words of a search box, lowercased: letters and digits only. Everything else (quotes,
- * operators, parentheses, column filters, NEAR, `*`, `:`, `&`, `!`) is a separator, so no user
- * text ever reaches FTS5's or tsquery's query syntax as syntax.
+ * The words of a search box. Everything but letters and digits (quotes, operators, parentheses,
+ * column filters, NEAR, `*`, `:`, `&`, `!`) separates words, and each word reaches the databases
+ * only as a token of letters a to p (wordToken), so no user text is ever FTS5's or tsquery's
+ * syntax.
  */
-export function searchTerms(query: string): string[] {
+export function searchTerms(query: string): SearchTerms {
   const words = query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, MAX_TERMS).map((word) => word.slice(0, MAX_TERM_LENGTH));
+  return { text: textTerms(query), tags: [...new Set(words)].slice(0, MAX_TAG_TERMS).map((word) => word.slice(0, MAX_TAG_TERM_LENGTH)) };
 }
 
-/** FTS5: every term quoted as a string and matched as a prefix, all terms required. */
-export function fts5Query(terms: string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"*`).join(' AND ');
+/**
+ * FTS5: each term matches a stored word that starts with it, or a stored stem equal to its stem;
+ * all terms are required.
+ */
+export function fts5Query(terms: SearchTerm[]): string {
+  return terms
+    .map(({ word, stem }) => (stem === null ? `"${wordToken(word)}"*` : `("${wordToken(word)}"* OR "${wordToken(stem)}")`))
+    .join(' AND ');
 }
 
-/** tsquery: every term a prefix match, all terms required (terms hold letters and digits only). */
-export function tsQuery(terms: string[]): string {
-  return terms.map((term) => `${term.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
+/** tsquery: fts5Query's question (tokens hold the letters a to p only). */
+export function tsQuery(terms: SearchTerm[]): string {
+  return terms.map(({ word, stem }) => (stem === null ? `${wordToken(word)}:*` : `(${wordToken(word)}:* | ${wordToken(stem)})`)).join(' & ');
 }
 
 type NotesQuery = SelectQueryBuilder<Database, 'notes', object>;
@@ -44,14 +61,15 @@ export type MatchingIds = Pick<SelectQueryBuilder<Database, keyof Database, { id
 /**
  * The ids of the notes in `scope` (already limited to what the caller may see) whose title or
  * content holds every term, newest first. One function for both databases: SQLite's FTS5 index
- * (notes_fts, kept in step by triggers) or PostgreSQL's GIN-indexed tsvector.
+ * (notes_fts, kept in step by triggers) or PostgreSQL's GIN-indexed tsvector, both of the one
+ * column `notes.search_words` (db/search-words.ts, migration 0031), so both find the same notes.
  *
  * Newest first rather than best match first, on purpose: ranking (bm25, ts_rank) must score
  * every match before it can return the first page, so a common word over 100,000 notes costs
  * tens of milliseconds per request. Walking the matches newest first stops as soon as a page of
  * visible notes is found.
  */
-export function matchingNotesQuery(db: Kysely<Database>, dialect: Dialect, scope: NotesQuery, terms: string[], page: SearchPage): MatchingIds | null {
+export function matchingNotesQuery(db: Kysely<Database>, dialect: Dialect, scope: NotesQuery, terms: SearchTerm[], page: SearchPage): MatchingIds | null {
   if (terms.length === 0) return null;
   // Keyset paging (the API's cursor): only notes older than the last one of the previous page.
   const beforeId = page.beforeId ?? null;
@@ -89,7 +107,7 @@ export function matchingNotesQuery(db: Kysely<Database>, dialect: Dialect, scope
  * than prepared: a prepared one settled on a plan costed for no word in particular, which asked
  * the GIN index for all 37,000 matches of a common word (75 ms instead of 6).
  */
-function postgresMatches(db: Kysely<Database>, scope: NotesQuery, terms: string[], page: SearchPage): MatchingIds {
+function postgresMatches(db: Kysely<Database>, scope: NotesQuery, terms: SearchTerm[], page: SearchPage): MatchingIds {
   const query = tsQuery(terms);
   const needed = page.offset + page.limit;
   // The window of "recent" notes ends at the cursor, so that a deep page's first tier is as

@@ -9,7 +9,8 @@ import { NotebooksRepository } from '../notebooks/index.js';
 import { TagsRepository } from '../tags/index.js';
 import type { NoteForm } from './forms.js';
 import { INVALID_CHOICE } from '../../platform/ids.js';
-import { type ActivityEvent, recordActivity } from '../groups/index.js';
+import { type ActivityEvent, groupShareNotice, recordActivity } from '../groups/index.js';
+import type { Notifier } from '../../services.js';
 import { type NoteFields, NotesRepository } from './repository.js';
 import { toggleOwnedFlag } from './note-flags.js';
 import { ownedBy } from './visibility.js';
@@ -25,6 +26,10 @@ export class NotesService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    /** Tells a group's members of a note put into it; none, nobody is told. */
+    private readonly notifications: Notifier | null = null,
+    /** Runs what is told to open pages once the change has committed: at once, or after the caller's transaction (the API's If-Match). */
+    private readonly afterCommit: (work: () => void) => void = (work) => work(),
   ) {
     this.notes = new NotesRepository(db, dialect);
     this.notebooks = new NotebooksRepository(db);
@@ -51,27 +56,39 @@ export class NotesService {
   async create(userId: number, form: NoteForm): Promise<SaveOutcome> {
     const errors = await this.linkErrorsOf(userId, form);
     if (errors) return { ok: false, errors };
-    const id = await this.db.transaction().execute(async (trx) => {
+    const { id, told } = await this.db.transaction().execute(async (trx) => {
       const created = await new NotesRepository(trx, this.dialect).insert(userId, fields(form), form.tags);
-      if (form.group !== null) await recordActivity(trx, sharedInto(form.group, userId, created));
-      return created;
+      if (form.group === null) return { id: created, told: [] };
+      await recordActivity(trx, sharedInto(form.group, userId, created));
+      if (!this.notifications) return { id: created, told: [] };
+      const { recipients, notification } = groupShareNotice(trx, { groupId: form.group, actorId: userId, object: { kind: 'note', title: sql.val(form.title), path: `/notes/${created}/` } });
+      return { id: created, told: await this.notifications.addMerging(trx, recipients, notification) };
     });
+    this.announce(told);
     return { ok: true, id };
   }
 
   /**
    * The caller's note changed; a note they do not own is a 404 whatever the form holds (checked
-   * with the form's choices). Put into a group, its sharing is recorded once. The checks go with
+   * with the form's choices). Put into a group, its sharing is recorded once and the group's other
+   * members are told (nobody, when it leaves its group). The checks go with
    * the change, which changes nothing unless they pass: on PostgreSQL in its statement (one round
    * trip instead of two), on SQLite in its transaction.
    */
   async update(userId: number, id: number, form: NoteForm): Promise<SaveOutcome> {
     const shared = form.group === null ? undefined : sharedInto(form.group, userId, id);
-    const { checked, saved } = await this.notes.updateOwned(this.linkChecks(userId, form, id), userId, id, fields(form), form.tags, shared);
+    const { checked, saved, told } = await this.notes.updateOwned(this.linkChecks(userId, form, id), userId, id, fields(form), form.tags, shared, Date.now(), this.notifications ?? undefined);
     const errors = linkErrors(checked, form, id);
     if (errors) return { ok: false, errors };
     if (!saved) throw new NotFound();
+    this.announce(told);
     return { ok: true, id };
+  }
+
+  /** Tells the open pages of those just notified, after the commit. */
+  private announce(userIds: number[]): void {
+    const notifications = this.notifications;
+    if (notifications && userIds.length > 0) this.afterCommit(() => notifications.announce(userIds));
   }
 
   async delete(userId: number, id: number): Promise<void> {

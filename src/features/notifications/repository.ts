@@ -1,6 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { unreadCountQuery } from './notifications.js';
 
 export const PAGE_SIZE = 25;
 
@@ -70,15 +69,5 @@ export class NotificationsRepository {
   async markAllRead(userId: number, now = Date.now()): Promise<number> {
     const result = await this.db.updateTable('notifications').set({ read_at: now }).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
     return Number(result.numUpdatedRows);
-  }
-
-  /** Unread counts (up to COUNT_CAP, like the session's) of these users. */
-  async unreadCounts(userIds: readonly number[]): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
-    for (const userId of userIds) {
-      const row = await unreadCountQuery(this.db, sql.val(userId)).executeTakeFirstOrThrow();
-      counts.set(userId, Number(row.n));
-    }
-    return counts;
   }
 }

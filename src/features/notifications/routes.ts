@@ -6,7 +6,8 @@ import type { Services } from '../../services.js';
 import { viewContext } from '../../platform/views/context.js';
 import { notificationsApi } from './api.js';
 import { NotificationsRepository } from './repository.js';
-import { BellSockets, CLOSE_NO_ACCESS } from './sockets.js';
+import { BELL } from './bell.js';
+import { BellSockets, CLOSE_NO_ACCESS, type LiveCounts } from './sockets.js';
 import { NotificationsPage, pageUrl } from './views.js';
 
 const MAX_PAGE = 1_000;
@@ -14,6 +15,21 @@ const PING_INTERVAL_MS = 30_000;
 /** Tabs one user may have open with a live bell on one instance; more still work, without live counts. */
 const SOCKETS_PER_USER = 20;
 const SOCKETS_TOTAL = 20_000;
+
+/**
+ * `link` as a path of this site, percent-encoded for a Location header; null when it is not one
+ * (`//host`, `/\host`, a scheme, control characters: whatever a browser would take elsewhere).
+ */
+export function sameSitePath(link: string): string | null {
+  if (!link.startsWith('/') || link.startsWith('//') || link.includes('\\') || [...link].some((char) => char <= '\u001f' || char === '\u007f')) return null;
+  const base = 'http://same-site.invalid';
+  try {
+    const url = new URL(link, base);
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The page a POST came from (a hidden `page` field), to go back to; page 1 for anything else. */
 function returnPage(body: unknown): number {
@@ -28,7 +44,15 @@ export const notificationPages: FastifyPluginAsync<Services> = async (app, { con
     perUser: SOCKETS_PER_USER,
     total: SOCKETS_TOTAL,
     pingIntervalMs: PING_INTERVAL_MS,
-    unreadCounts: (userIds) => repository.unreadCounts(userIds),
+    counts: async (userIds) => {
+      const counts = new Map<number, LiveCounts>();
+      for (const [userId, navigation] of await sessions.navigationCounts(userIds)) {
+        const links: Record<string, number> = {};
+        for (const entry of navigation) if (entry.link.count && entry.link !== BELL) links[entry.link.href] = entry.count;
+        counts.set(userId, { unread: navigation.find((entry) => entry.link === BELL)?.count ?? 0, links });
+      }
+      return counts;
+    },
     liveKeys: (keys) => sessions.liveKeys(keys),
     onError: (error) => app.log.error({ err: error }, 'notification count failed'),
   });
@@ -56,6 +80,17 @@ export const notificationPages: FastifyPluginAsync<Services> = async (app, { con
     if (!(await repository.markRead(userId, pathId(request)))) throw new NotFound();
     notifications.announce([userId]);
     return reply.redirect(pageUrl(returnPage(request.body)), 302);
+  });
+
+  // Following a notification from the list: marks it read, then goes where it points (a GET, so
+  // that it is a plain link that opens in a new tab too). Only ever to a path of this site: one
+  // stored otherwise (a row from an import) goes back to the list. Another user's is a 404.
+  app.get('/notifications/:pk/open/', async (request, reply) => {
+    const userId = request.user!.id;
+    const notification = await repository.findOwned(userId, pathId(request));
+    if (!notification) throw new NotFound();
+    if (notification.read_at === null && (await repository.markRead(userId, notification.id))) notifications.announce([userId]);
+    return reply.header('cache-control', 'no-store').redirect(sameSitePath(notification.link) ?? '/notifications/', 302);
   });
 
   /**

@@ -26,11 +26,19 @@ export interface BellSocket {
   readonly sessionKey: string;
   alive: boolean;
   framesReceived: number;
+  /** What this socket was last told: a frame goes only when it would say something new. */
+  sent: { unread?: number; counts?: string };
+}
+
+/** A user's counts as a page shows them: the bell's unread notifications, and the navigation's other counts by link (`/chat/`). */
+export interface LiveCounts {
+  unread: number;
+  links: Record<string, number>;
 }
 
 export interface BellSocketsOptions extends SocketLimits {
-  /** Unread counts of these users, read now (bounded like the session's). */
-  unreadCounts: (userIds: number[]) => Promise<Map<number, number>>;
+  /** The counts of these users, read now (bounded like the session's). */
+  counts: (userIds: number[]) => Promise<Map<number, LiveCounts>>;
   /** Of these session keys, the ones still live: a safety net for missed `sessions.ended` events. */
   liveKeys: (keys: string[]) => Promise<Set<string>>;
   onError: (error: unknown) => void;
@@ -39,9 +47,12 @@ export interface BellSocketsOptions extends SocketLimits {
 const LIVE_KEYS_CHUNK = 500;
 
 /**
- * The bell sockets of this instance, by user and by session. It listens to the hub: a
- * `notifications.changed` naming a user connected here reads that user's count once and sends it
- * to all their sockets; an ended session closes its sockets (4403).
+ * The bell sockets of this instance, by user and by session: every page's one socket, for the
+ * bell's count and the navigation's others (the chat's unread messages). It listens to the hub: a
+ * `notifications.changed` or `navigation.changed` naming a user connected here reads that user's
+ * counts once and sends what moved to all their sockets (`{"type":"unread","count":N}` for the
+ * bell, `{"type":"counts","counts":{"/chat/":N}}` for the others); an ended session closes its
+ * sockets (4403).
  */
 export class BellSockets {
   private readonly byUser = new Map<number, Set<BellSocket>>();
@@ -74,7 +85,7 @@ export class BellSockets {
   }
 
   add(socket: WebSocket, who: { userId: number; sessionKey: string }): BellSocket {
-    const bell: BellSocket = { socket, ...who, alive: true, framesReceived: 0 };
+    const bell: BellSocket = { socket, ...who, alive: true, framesReceived: 0, sent: {} };
     addTo(this.byUser, who.userId, bell);
     addTo(this.bySession, who.sessionKey, bell);
     this.size += 1;
@@ -95,23 +106,25 @@ export class BellSockets {
   }
 
   /**
-   * Reads the user's count and sends it to this socket alone (just opened: the others know it).
+   * Reads the user's counts and sends them to this socket alone (just opened: the others know them).
    * Counts of one user are read one at a time, so an older read never lands after a newer one.
    */
   greet(bell: BellSocket): void {
-    this.read([bell.userId], (_userId, count) => this.send(bell.socket, JSON.stringify({ type: 'unread', count })));
+    this.read([bell.userId], (_userId, counts) => this.tell(bell, counts));
   }
 
-  /** Reads these users' counts and sends them to all their sockets here. */
+  /** Reads these users' counts and sends what moved to all their sockets here. */
   refresh(userIds: readonly number[]): void {
     this.read(
       userIds.filter((userId) => this.byUser.has(userId)),
-      (userId, count) => this.sendCount(userId, count),
+      (userId, counts) => {
+        for (const bell of this.byUser.get(userId) ?? []) this.tell(bell, counts);
+      },
     );
   }
 
   /** A user whose count is being read is marked stale instead, and read again (for all their sockets) after. */
-  private read(userIds: number[], deliver: (userId: number, count: number) => void): void {
+  private read(userIds: number[], deliver: (userId: number, counts: LiveCounts) => void): void {
     const now: number[] = [];
     for (const userId of userIds) {
       if (this.reading.has(userId)) this.stale.add(userId);
@@ -120,7 +133,7 @@ export class BellSockets {
     if (now.length === 0) return;
     for (const userId of now) this.reading.add(userId);
     this.options
-      .unreadCounts(now)
+      .counts(now)
       .then((counts) => {
         for (const [userId, count] of counts) deliver(userId, count);
       })
@@ -137,9 +150,17 @@ export class BellSockets {
     this.unsubscribe();
   }
 
-  private sendCount(userId: number, count: number): void {
-    const data = JSON.stringify({ type: 'unread', count });
-    for (const { socket } of this.byUser.get(userId) ?? []) this.send(socket, data);
+  /** Sends the socket the counts it has not been told yet: the bell's, then the others'. */
+  private tell(bell: BellSocket, { unread, links }: LiveCounts): void {
+    if (bell.sent.unread !== unread) {
+      bell.sent.unread = unread;
+      this.send(bell.socket, JSON.stringify({ type: 'unread', count: unread }));
+    }
+    const counts = JSON.stringify(links);
+    if (bell.sent.counts !== counts) {
+      bell.sent.counts = counts;
+      this.send(bell.socket, `{"type":"counts","counts":${counts}}`);
+    }
   }
 
   private send(socket: WebSocket, data: string): void {
@@ -149,7 +170,7 @@ export class BellSockets {
   }
 
   private onEvent(event: HubEvent): void {
-    if (event.type === 'notifications.changed') this.refresh(event.userIds);
+    if (event.type === 'notifications.changed' || event.type === 'navigation.changed') this.refresh(event.userIds);
     else if (event.type === 'sessions.ended') {
       for (const key of event.sessionKeys) {
         for (const bell of this.bySession.get(key) ?? []) bell.socket.close(CLOSE_NO_ACCESS, 'Your session ended');

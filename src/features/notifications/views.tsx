@@ -28,7 +28,7 @@ function NotificationItem({ ctx, notification, page }: { ctx: ViewContext; notif
           {notification.link ? (
             <>
               {' · '}
-              <a href={notification.link}>
+              <a href={`/notifications/${notification.id}/open/`}>
                 {ctx.t('notifications.open')}<span class="visually-hidden">{ctx.t('notifications.about', { text })}</span>
               </a>
             </>

@@ -1,7 +1,7 @@
 import { say } from '../i18n/index.js';
 import type { ComponentChildren } from 'preact';
 import { assetUrl } from './assets.js';
-import { COUNT_CAP, countBadge, type NavigationEntry } from '../navigation.js';
+import { COUNT_CAP, countBadge, countLabelForms, type NavigationEntry } from '../navigation.js';
 import { localeOf } from '../time-zones.js';
 import { CsrfField } from './forms.js';
 import type { ViewContext } from './context.js';
@@ -23,13 +23,31 @@ function countWords(ctx: ViewContext, entry: NavigationEntry): string {
   return entry.count >= COUNT_CAP ? ctx.t('count.more_than', { what: words }) : words;
 }
 
+/** Worked out once per language and link (a hundred messages formatted), kept by the page's translator. */
+const labelForms = new WeakMap<ViewContext['t'], Map<NavigationEntry['link'], Record<string, string>>>();
+
+/**
+ * A counted link's words for each plural form (countLabelForms), for the live count
+ * (public/js/notifications.js is told new counts over the bell's socket and writes them so).
+ */
+function liveCountLabels(ctx: ViewContext, link: NavigationEntry['link']): Record<string, string> {
+  let byLink = labelForms.get(ctx.t);
+  if (!byLink) labelForms.set(ctx.t, (byLink = new Map()));
+  let forms = byLink.get(link);
+  if (!forms) {
+    forms = countLabelForms((count) => countWords(ctx, { link, count }), new Intl.PluralRules(localeOf(ctx.language)));
+    byLink.set(link, forms);
+  }
+  return forms;
+}
+
 /** A link of the navigation: drawn by its feature (the bell), or plain, with its count beside it if it has one. */
 function NavigationLinkItem({ ctx, entry }: { ctx: ViewContext; entry: NavigationEntry }) {
   const { link, count } = entry;
   if (link.render) return link.render(ctx, count);
   if (!link.count) return <a href={link.href} aria-current={current(ctx, link.href)}>{ctx.t(link.label)}</a>;
   return (
-    <a href={link.href} class="nav-count-link" aria-current={link.current?.test(ctx.path) ? 'page' : undefined}>
+    <a href={link.href} class="nav-count-link" aria-current={link.current?.test(ctx.path) ? 'page' : undefined} data-count-href={link.href} {...liveCountLabels(ctx, link)}>
       {ctx.t(link.label)}
       {count > 0 ? (
         <>

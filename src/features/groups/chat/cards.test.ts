@@ -31,21 +31,24 @@ afterAll(() => t.close());
 
 const cardsUrl = (groupId: number, asked: string[]) => `/groups/${groupId}/chat/cards/?${asked.map((ref) => `ref=${encodeURIComponent(ref)}`).join('&')}`;
 
-async function cardsOf(browser: TestBrowser, asked: string[]) {
-  const response = await browser.get(cardsUrl(group.id, asked), { headers: { accept: 'application/json' } });
+async function cardsOf(browser: TestBrowser, asked: string[], groupId = group.id) {
+  const response = await browser.get(cardsUrl(groupId, asked), { headers: { accept: 'application/json' } });
   expect(response.statusCode).toBe(200);
-  return (response.json() as { cards: { kind: string; id: number; title: string; label: string; url: string }[] }).cards.sort((a, b) => a.url.localeCompare(b.url));
+  return (response.json() as { cards: { kind: string; id: number; title: string; label: string; url: string; others: string }[] }).cards.sort((a, b) => a.url.localeCompare(b.url));
 }
+
+/** `kind:id` of each card, with whether the group's other members see it too. */
+const othersOf = (cards: { kind: string; id: number; others: string }[]) => Object.fromEntries(cards.map((card) => [`${card.kind}:${card.id}`, card.others]));
 
 describe('link cards per viewer', () => {
   it('the owner gets a card for each object, with kind, title and page', async () => {
     const cards = await cardsOf(owner.browser, Object.values(refs));
     expect(cards).toEqual(
       [
-        { kind: 'note', label: 'Note', id: ids.groupNote, title: 'Holiday plans', url: `/notes/${ids.groupNote}/` },
-        { kind: 'note', label: 'Note', id: ids.privateNote, title: 'Owner only', url: `/notes/${ids.privateNote}/` },
-        { kind: 'shopping', label: 'Shopping list', id: ids.shopping, title: 'Groceries', url: `/shopping/${ids.shopping}/` },
-        { kind: 'todo', label: 'To-do list', id: ids.todo, title: 'Packing', url: `/todo/${ids.todo}/` },
+        { kind: 'note', label: 'Note', id: ids.groupNote, title: 'Holiday plans', url: `/notes/${ids.groupNote}/`, others: 'all' },
+        { kind: 'note', label: 'Note', id: ids.privateNote, title: 'Owner only', url: `/notes/${ids.privateNote}/`, others: 'none' },
+        { kind: 'shopping', label: 'Shopping list', id: ids.shopping, title: 'Groceries', url: `/shopping/${ids.shopping}/`, others: 'all' },
+        { kind: 'todo', label: 'To-do list', id: ids.todo, title: 'Packing', url: `/todo/${ids.todo}/`, others: 'some' },
       ].sort((a, b) => a.url.localeCompare(b.url)),
     );
   });
@@ -96,5 +99,44 @@ describe('link cards per viewer', () => {
     const page = await member.browser.get(`/groups/${group.id}/chat/`);
     expect(page.body).toContain(`data-cards-url="/groups/${group.id}/chat/cards/"`);
     expect(page.body).toContain('data-link-paths="{&quot;note&quot;:&quot;/notes/&quot;,&quot;todo&quot;:&quot;/todo/&quot;,&quot;shopping&quot;:&quot;/shopping/&quot;}"');
+  });
+});
+
+describe('what a card says of the group’s other members (the hint under it)', () => {
+  it('tells the author of a private note that nobody else sees its title, and the others get no card to hint under', async () => {
+    expect(othersOf(await cardsOf(owner.browser, [refs.privateNote]))).toEqual({ [refs.privateNote]: 'none' });
+    for (const other of [sharedWith, member]) expect(await cardsOf(other.browser, [refs.privateNote])).toEqual([]);
+  });
+
+  it('says every member sees a note or list shared with the group, to every member, archived or not', async () => {
+    const archived = await createNote(t.db, member.user, { title: 'Old plans', group_id: group.id, is_archived: 1 });
+    const asked = [refs.groupNote, refs.shopping, `note:${archived.id}`];
+    for (const reader of [owner, sharedWith, member]) {
+      expect(othersOf(await cardsOf(reader.browser, asked))).toEqual({ [refs.groupNote]: 'all', [refs.shopping]: 'all', [`note:${archived.id}`]: 'all' });
+    }
+  });
+
+  it('says some members see it when the others see it only in part: a list shared with one of them, a note of another group', async () => {
+    const pair = await createGroup(t.db, owner.user, [sharedWith.user]);
+    const pairNote = await createNote(t.db, owner.user, { title: 'Pair only', group_id: pair.id });
+    expect(othersOf(await cardsOf(owner.browser, [refs.todo, `note:${pairNote.id}`]))).toEqual({ [refs.todo]: 'some', [`note:${pairNote.id}`]: 'some' });
+    // The member it is shared with sees the owner see it and the third member not.
+    expect(othersOf(await cardsOf(sharedWith.browser, [refs.todo, `note:${pairNote.id}`]))).toEqual({ [refs.todo]: 'some', [`note:${pairNote.id}`]: 'some' });
+    // In the pair's own chat every other member sees both.
+    expect(othersOf(await cardsOf(owner.browser, [refs.todo, `note:${pairNote.id}`], pair.id))).toEqual({ [refs.todo]: 'all', [`note:${pairNote.id}`]: 'all' });
+  });
+
+  it('in a group of one, there is nobody to tell', async () => {
+    const alone = await createGroup(t.db, owner.user);
+    expect(othersOf(await cardsOf(owner.browser, [refs.privateNote], alone.id))).toEqual({ [refs.privateNote]: 'all' });
+  });
+
+  it('the chat page carries the hints’ words in the reader’s language', async () => {
+    const english = await member.browser.get(`/groups/${group.id}/chat/`);
+    expect(english.body).toContain('data-word-card-only-you="Only you can see this title: the others see a plain link."');
+    expect(english.body).toContain('data-word-card-some="Some members cannot see this title: they see a plain link."');
+    const ukrainian = await member.browser.get(`/groups/${group.id}/chat/`, { headers: { 'accept-language': 'uk' } });
+    expect(ukrainian.body).toContain('data-word-card-only-you="Лише ви бачите цю назву: інші бачать звичайне посилання."');
+    expect(ukrainian.body).toContain('data-word-card-some="Дехто з учасників не бачить цієї назви: для них це звичайне посилання."');
   });
 });

@@ -3,7 +3,7 @@ import { pingOrDrop } from '../../../platform/hub/websocket.js';
 import type { Hub, HubEvent } from '../../../platform/hub/hub.js';
 import type { ChatMessagePayload } from './events.js';
 import { TokenBucket } from '../../../platform/rate-limit.js';
-import type { ReadMarkBuffer } from './read-marks.js';
+import type { ReadMarkWriter } from './read-marks.js';
 import { addTo, removeFrom } from '../../../platform/hub/socket-index.js';
 
 /** Closed for a reason of access: removed from the group, group deleted, session ended. */
@@ -25,10 +25,17 @@ export interface ChatConnection {
   /** Answered the last ping (or sent something) since it was sent. */
   alive: boolean;
   /**
+   * The page is in sight (the client says so: `?visible=0` on the handshake, then
+   * `{"type":"visibility","visible":...}` frames): only then are messages shown to it read.
+   */
+  visible: boolean;
+  /** The newest message sent while out of sight: read once the page is in sight again. */
+  unseen: { messageId: number; at: number } | null;
+  /**
    * Live frames that arrive while history is being sent, in order; null once it was sent. `id` is
    * that of a new message (an edit or a delete has none: it applies to whichever copy is shown).
    */
-  pending: { id?: number; data: Buffer }[] | null;
+  pending: { id?: number; at?: number; data: Buffer }[] | null;
   /** Frames of one connection are handled one after another, in order. */
   queue: Promise<void>;
 }
@@ -42,8 +49,8 @@ export interface ConnectionOptions {
    * against the database every ping interval: a safety net for events missed while Redis was away.
    */
   lostAccess?: (connections: ChatConnection[]) => Promise<ChatConnection[]>;
-  /** Where the messages each member was shown are noted, to move their read marks. */
-  readMarks?: ReadMarkBuffer;
+  /** Where the messages each member was shown in sight are noted, to move their read marks. */
+  readMarks?: ReadMarkWriter;
   onError?: (error: unknown) => void;
 }
 
@@ -70,12 +77,14 @@ export class ChatConnections {
     this.pinger.unref();
   }
 
-  add(socket: WebSocket, who: { groupId: number; userId: number; sessionKey: string }): ChatConnection {
+  add(socket: WebSocket, { visible = true, ...who }: { groupId: number; userId: number; sessionKey: string; visible?: boolean }): ChatConnection {
     const connection: ChatConnection = {
       socket,
       ...who,
       bucket: new TokenBucket(this.options.rateBurst, this.options.ratePerSecond),
       alive: true,
+      visible,
+      unseen: null,
       pending: [],
       queue: Promise.resolve(),
     };
@@ -87,7 +96,6 @@ export class ChatConnections {
     socket.on('close', () => {
       removeFrom(this.byGroup, who.groupId, connection);
       removeFrom(this.bySession, who.sessionKey, connection);
-      void this.options.readMarks?.flushOne(who.userId, who.groupId);
     });
     return connection;
   }
@@ -106,11 +114,31 @@ export class ChatConnections {
       if (!live.has(message.message_id)) this.send(connection, Buffer.from(JSON.stringify({ type: 'history', ...message })), true);
     }
     for (const item of pending) this.send(connection, item.data);
-    // Opening the chat reads it: the mark is written now, not with the next flush.
-    const newest = Math.max(0, ...history.map((message) => message.message_id), ...live);
-    if (newest > 0 && this.options.readMarks) {
-      this.options.readMarks.seen(connection.userId, connection.groupId, newest);
-      void this.options.readMarks.flushOne(connection.userId, connection.groupId);
+    // Opening the chat reads it (in sight): the newest message it was sent, history or live.
+    const sent = [
+      ...history.map((message) => ({ messageId: message.message_id, at: Date.parse(message.timestamp) })),
+      ...pending.flatMap((item) => (item.id === undefined || item.at === undefined ? [] : [{ messageId: item.id, at: item.at }])),
+    ];
+    const newest = sent.reduce<(typeof sent)[number] | null>((best, next) => (!best || next.messageId > best.messageId ? next : best), null);
+    if (newest) this.shown(connection, newest);
+  }
+
+  /** The page says whether it is in sight: back in sight, what it was sent meanwhile is read. */
+  setVisible(connection: ChatConnection, visible: boolean): void {
+    connection.visible = visible;
+    if (visible && connection.unseen) {
+      const unseen = connection.unseen;
+      connection.unseen = null;
+      this.shown(connection, unseen);
+    }
+  }
+
+  /** The connection was sent the messages up to this one: read if in sight, else kept for when it is. */
+  private shown(connection: ChatConnection, newest: { messageId: number; at: number }): void {
+    if (connection.visible) {
+      this.options.readMarks?.seen({ userId: connection.userId, groupId: connection.groupId, ...newest });
+    } else if (!connection.unseen || newest.messageId > connection.unseen.messageId) {
+      connection.unseen = newest;
     }
   }
 
@@ -139,10 +167,11 @@ export class ChatConnections {
         if (!sockets) return;
         // Encoded once for the whole group, not once per socket.
         const data = Buffer.from(JSON.stringify({ type: 'message', ...event.message }));
+        const shown = { messageId: event.message.message_id, at: Date.parse(event.message.timestamp) };
         for (const connection of sockets) {
           if (connection.pending && connection.pending.length >= MAX_PENDING) connection.socket.terminate();
-          else if (connection.pending) connection.pending.push({ id: event.message.message_id, data });
-          else if (this.send(connection, data)) this.options.readMarks?.seen(connection.userId, event.groupId, event.message.message_id);
+          else if (connection.pending) connection.pending.push({ id: shown.messageId, at: shown.at, data });
+          else if (this.send(connection, data)) this.shown(connection, shown);
         }
         return;
       }

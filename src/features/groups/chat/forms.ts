@@ -21,5 +21,11 @@ export const chatFrame = z.object({
     .max(MAX_CHAT_LENGTH, msg('chat.frame_too_long')),
 });
 
+/**
+ * What chat.js sends when its page goes out of sight or comes back: `{"type":"visibility","visible":false}`.
+ * Messages are read only while their page is in sight.
+ */
+export const visibilityFrame = z.strictObject({ type: z.literal('visibility'), visible: z.boolean() });
+
 /** The edit page's form: a message's rule (1 to 2000 characters once trimmed), in a form's words. */
 export const messageForm = z.object({ content: textField(MAX_CHAT_LENGTH) });

@@ -52,6 +52,28 @@ describe('Chat in the navigation on a chat page', () => {
   });
 });
 
+describe('Chat in the navigation, for its live count', () => {
+  it('names its count for the page’s socket and carries its words for each plural form', async () => {
+    const reader = await loggedIn(t);
+    const writer = await loggedIn(t);
+    const group = await createGroup(t.db, writer.user, [reader.user]);
+    const link = (body: string) => /<a href="\/chat\/" class="nav-count-link"[^>]*>/.exec(body)![0];
+    const empty = link((await reader.browser.get('/notes/')).body);
+    expect(empty).toContain('data-count-href="/chat/"');
+    expect(empty).toContain('data-label-one="{count} unread chat message"');
+    expect(empty).toContain('data-label-other="{count} unread chat messages"');
+    expect(empty).toContain('data-label-more="more than 99 unread chat messages"');
+    await post(writer.browser, group.id, 'hello');
+    const page = (await reader.browser.get('/notes/')).body;
+    expect(link(page)).toBe(empty);
+    expect(page).toContain('<span class="visually-hidden">, 1 unread chat message</span>');
+    // In Ukrainian, one label for each of its forms.
+    await t.db.updateTable('users').set({ language: 'uk' }).where('id', '=', reader.user.id).execute();
+    const uk = link((await reader.browser.get('/notes/')).body);
+    for (const form of ['one', 'few', 'many', 'more']) expect(uk).toMatch(new RegExp(`data-label-${form}="[^"]+"`));
+  });
+});
+
 describe('chatTime, the chat’s one format', () => {
   const now = new Date('2026-11-25T12:00:00Z');
   it('writes only the time for today, in the account’s zone', () => {

@@ -32,6 +32,12 @@ export class ChatRepository {
       .executeTakeFirst();
   }
 
+  /** The group's members but `userId`: whose unread count a message of theirs moves. */
+  async otherMemberIds(groupId: number, userId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).where('user_id', '!=', userId).execute();
+    return rows.map((row) => row.user_id);
+  }
+
   /**
    * The latest `limit` messages of a group (before a message id, if given), oldest first, and
    * none unless `memberId` is a member: the membership is part of the query, so a removal that

@@ -13,12 +13,12 @@ import { chatCardRoutes, linkPaths } from './cards.js';
 import { lostAccessCheck } from './access.js';
 import { messageChangePages } from './message-pages.js';
 import { CLOSE_NO_ACCESS, type ChatConnection, ChatConnections } from './connections.js';
-import { ReadMarkBuffer } from './read-marks.js';
+import { ReadMarkWriter } from './read-marks.js';
 import { ChatReads, unreadChatTotalQuery } from './reads.js';
 import { ChatService } from './service.js';
 import { ChatPage } from './views.js';
 import { ChatListPage } from './list-views.js';
-import { chatFrame, historyQuery } from './forms.js';
+import { chatFrame, historyQuery, visibilityFrame } from './forms.js';
 import { GroupsRepository } from '../repository.js';
 
 const PING_INTERVAL_MS = 30_000;
@@ -32,26 +32,25 @@ const CHAT_LINK: NavigationLink = {
 };
 
 /**
- * The page's context with the navigation's chat count less this group's unread messages: the
- * session counted them before the page marked them read. (Past COUNT_CAP the total was cut short,
- * so what is left may be fewer than the other groups hold; the next page counts afresh.)
+ * The page's context with the navigation's counts read again: the session counted them before
+ * the page marked the group's messages and mentions read. Only when reading moved something.
  */
-function readingGroup(ctx: ViewContext, unreadHere: number): ViewContext {
-  if (!ctx.user || unreadHere === 0) return ctx;
-  const navigation = ctx.navigation.map((entry) => (entry.link === CHAT_LINK ? { ...entry, count: Math.max(0, entry.count - unreadHere) } : entry));
-  return { ...ctx, navigation };
+async function readingGroup(ctx: ViewContext, sessions: Services['sessions'], userId: number, moved: boolean): Promise<ViewContext> {
+  if (!moved) return ctx;
+  const navigation = (await sessions.navigationCounts([userId])).get(userId);
+  return navigation ? { ...ctx, navigation } : ctx;
 }
 
 export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db, hub, sessions, notifications, objectKinds }) => {
   const groups = new GroupsRepository(db);
-  const chat = new ChatService(db, hub, notifications);
   const lostAccess = lostAccessCheck(sessions, groups);
+  const reads = new ChatReads(db, hub, notifications);
+  const readMarks = new ReadMarkWriter((marks) => reads.read(marks), (error) => app.log.error({ err: error }, 'chat read mark failed'));
+  const chat = new ChatService(db, hub, notifications, () => readMarks.settled());
   chatApi(app, chat, groups);
   chatCardRoutes(app, db, groups, objectKinds);
   messageChangePages(app, db, chat);
 
-  const reads = new ChatReads(db);
-  const readMarks = new ReadMarkBuffer((mark) => reads.markRead(mark), (error) => app.log.error({ err: error }, 'chat read mark failed'));
   sessions.addNavigationLink(CHAT_LINK);
   const connections = new ChatConnections(hub, {
     rateBurst: config.chatRateBurst,
@@ -63,7 +62,7 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
   });
   app.addHook('onClose', async () => {
     connections.close();
-    await readMarks.close();
+    await readMarks.settled();
   });
 
   const memberGroup = async (request: FastifyRequest) => {
@@ -82,10 +81,14 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
   app.get('/groups/:pk/chat/', async (request, reply) => {
     const group = await groups.findChatPageGroup(request.user!.id, pathId(request));
     if (!group) throw new NotFound();
-    const history = await chat.history(group.id, request.user!.id);
-    // The page shows the latest messages (to readers without JavaScript too): they are read.
-    if (history.length > 0) await reads.markRead({ userId: request.user!.id, groupId: group.id, messageId: history.at(-1)!.message_id });
-    return reply.render(ChatPage({ ctx: readingGroup(viewContext(request), group.unread), group, history, members: group.members, linkPaths: linkPaths(objectKinds) }));
+    const userId = request.user!.id;
+    const history = await chat.history(group.id, userId);
+    // The page shows the latest messages (to readers without JavaScript too): they are read, and
+    // so are the mentions of the reader in them; the reader's other pages hear it.
+    const newest = history.at(-1);
+    const outcome = newest ? await reads.read([{ userId, groupId: group.id, messageId: newest.message_id, at: Date.parse(newest.timestamp) }]) : { chat: [], mentions: [] };
+    const ctx = await readingGroup(viewContext(request), sessions, userId, outcome.chat.length + outcome.mentions.length > 0);
+    return reply.render(ChatPage({ ctx, group, history, members: group.members, linkPaths: linkPaths(objectKinds) }));
   });
 
   app.get('/groups/:pk/chat/messages/', async (request, reply) => {
@@ -122,6 +125,9 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
     } catch {
       return sendError(socket, t, 'chat.frame_not_json');
     }
+    // The page went out of sight or came back (chat.js): only what is shown in sight is read.
+    const visibility = visibilityFrame.safeParse(parsed);
+    if (visibility.success) return connections.setVisible(connection, visibility.data.visible);
     const frame = chatFrame.safeParse(parsed);
     if (!frame.success) return sendError(socket, t, issueMessage(frame.error.issues[0]!));
     const message = await chat.post(connection.groupId, author, frame.data.content);
@@ -132,7 +138,9 @@ export const chatPages: FastifyPluginAsync<Services> = async (app, { config, db,
     const author = { id: request.user!.id, username: request.user!.username };
     // The handshake's language (the user's setting, else the browser's) for the errors sent back.
     const t = requestTranslator(request);
-    const connection = connections.add(socket, { groupId: pathId(request), userId: author.id, sessionKey: request.session!.key });
+    // `?visible=0`: the page was opened out of sight (a tab in the background), so nothing it is sent is read yet.
+    const visible = (request.query as { visible?: unknown }).visible !== '0';
+    const connection = connections.add(socket, { groupId: pathId(request), userId: author.id, sessionKey: request.session!.key, visible });
     // Frames wait in the connection's queue behind this set-up: none is stored before access is
     // confirmed and the history sent, so a client's first messages come back as messages, after it.
     connection.queue = (async () => {

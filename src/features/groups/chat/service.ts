@@ -6,6 +6,7 @@ import type { Notifier } from '../../../services.js';
 import { MAX_ID } from '../../../platform/ids.js';
 import { mentionedKeys, mentionedMembers } from './mentions.js';
 import { MessageChanges } from './message-changes.js';
+import { chatPath, MENTION_KIND } from './reads.js';
 import { ChatRepository, type StoredChatMessage } from './repository.js';
 
 export const HISTORY_PAGE = 50;
@@ -32,6 +33,8 @@ export class ChatService {
     private readonly db: Kysely<Database>,
     private readonly hub: Hub,
     private readonly notifications: Notifier,
+    /** Once the read marks of the members shown a new message in sight on this instance are written (ReadMarkWriter.settled). */
+    private readonly readsWritten: () => Promise<void> = async () => {},
   ) {
     this.messages = new ChatRepository(db);
     this.changes = new MessageChanges(db);
@@ -52,7 +55,9 @@ export class ChatService {
 
   /**
    * Stores and publishes a message; null when the author is no longer a member. Members it
-   * mentions (`@name`) are notified in the same transaction: a message without an `@` skips it.
+   * mentions (`@name`) are notified in the same transaction (the notification made at the
+   * message's time, so reading up to the message reads it: reads.ts), a message without an `@`
+   * skips it. The other members' open pages are told their unread count moved.
    */
   async post(groupId: number, author: { id: number; username: string }, content: string): Promise<ChatMessagePayload | null> {
     const keys = mentionedKeys(content);
@@ -63,13 +68,19 @@ export class ChatService {
             const inserted = await new ChatRepository(trx).insertIfMember(groupId, author.id, content);
             const members = inserted ? await mentionedMembers(trx, groupId, author.id, keys) : null;
             if (members) {
-              await this.notifications.add(trx, members.ids, { kind: 'chat.mention', text: { key: 'notifications.chat_mention', values: { author: author.username, group: members.groupName } }, link: `/groups/${groupId}/chat/` });
+              const text = { key: 'notifications.chat_mention', values: { author: author.username, group: members.groupName } } as const;
+              await this.notifications.add(trx, members.ids, { kind: MENTION_KIND, text, link: chatPath(groupId) }, inserted!.created_at);
             }
             return { stored: inserted, mentioned: members?.ids ?? [] };
           });
     if (!stored) return null;
     const message = toPayload({ id: stored.id, author: author.username, content, created_at: stored.created_at, edited_at: null, deleted_at: null });
+    // The message first: a chat open and in sight here reads it (its mark and its mention), and
+    // the counts read for the pages told below find it read, rather than showing it for a moment.
     this.hub.publish({ type: 'chat.message', groupId, message });
+    const others = await this.messages.otherMemberIds(groupId, author.id);
+    await this.readsWritten();
+    if (others.length > 0) this.hub.publish({ type: 'navigation.changed', userIds: others });
     this.notifications.announce(mentioned);
     return message;
   }

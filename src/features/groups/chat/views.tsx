@@ -78,6 +78,8 @@ function chatWords(ctx: ViewContext): Record<string, string> {
   return {
     'data-word-you': ctx.t('chat.you'),
     'data-word-untitled': ctx.t('chat.untitled'),
+    'data-word-card-only-you': ctx.t('chat.card_only_you'),
+    'data-word-card-some': ctx.t('chat.card_some'),
     'data-word-connecting': ctx.t('chat.connecting'),
     'data-word-connected': ctx.t('chat.connected'),
     'data-word-reconnecting': ctx.t('chat.reconnecting', { seconds: '{seconds}' }),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID } from '../../../platform/ids.js';
-import { donePatch, isoTime, permission, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import { donePatch, groupBody, groupJson, groupOut, isoTime, permission, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import type { NamedList } from '../repository.js';
 import type { SharedUser } from '../sharing.js';
 import { CURRENCIES } from '../../accounts/index.js';
@@ -33,8 +32,7 @@ export const shoppingListJson = z.object({
   id: z.number().int(),
   title: z.string(),
   store_name: z.string(),
-  group: z.number().int().nullable().describe('The id of the group whose members read it, or null.'),
-  group_permission: permission.nullable().describe('What the group\'s members may do, `read` or `tick`; null without a group.'),
+  ...groupJson,
   currency: z.string().describe('What its prices are in, for everyone who reads it: an ISO 4217 code, or "" for none.'),
   owner: z.string().describe('The username of its owner.'),
   shares: sharesJson,
@@ -51,8 +49,7 @@ export const shoppingListDetailJson = shoppingListJson.extend({
 
 export type ShoppingListDetailJson = z.infer<typeof shoppingListDetailJson>;
 
-const GROUP_CHOICE = msg('shopping.choose_group');
-const group = z.number({ error: GROUP_CHOICE }).int(GROUP_CHOICE).min(1, GROUP_CHOICE).max(MAX_ID, GROUP_CHOICE).nullable().describe('A group you belong to, or null.');
+const group = groupBody;
 const storeName = z.string().trim().max(STORE_MAX, msg('shopping.store_max'));
 const CURRENCY_CHOICES = `One of ${CURRENCIES.join(', ')}, or "" for none`;
 
@@ -122,8 +119,7 @@ export function shoppingListOut(list: NamedList<ShoppingListRow>, userId: number
     id: list.id,
     title: list.title,
     store_name: list.store_name,
-    group: list.group_id,
-    group_permission: list.group_id === null ? null : list.group_permission,
+    ...groupOut(list),
     currency: list.currency,
     owner: list.owner_name,
     shares: sharesOf(list, userId, sharedWith),

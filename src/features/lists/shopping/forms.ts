@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { msg } from '../../../platform/i18n/index.js';
-import { parseId } from '../../../platform/ids.js';
 import { isCurrency } from '../../accounts/index.js';
-import { permissionField } from '../sharing.js';
 import { type Parsed, parseMoney, parseQuantity } from './money.js';
-import { listTitle } from '../forms.js';
+import { listGroup, listGroupPermission, listTitle } from '../forms.js';
 
 export const STORE_MAX = 200;
 export const NAME_MAX = 200;
@@ -32,21 +30,8 @@ export const listCurrency = z.string().trim().refine(isCurrency, msg('form.curre
 export const shoppingListForm = z.object({
   title: listTitle,
   store_name: z.string().trim().max(STORE_MAX, msg('shopping.store_max')).optional().default(''),
-  // Only the shape here; that the owner belongs to the group is the service's check.
-  group: z
-    .string()
-    .trim()
-    .optional()
-    .default('')
-    .transform((text, ctx) => {
-      if (text === '') return null;
-      const id = parseId(text);
-      if (id !== null) return id;
-      ctx.addIssue({ code: 'custom', message: msg('shopping.choose_group') });
-      return z.NEVER;
-    }),
-  /** What the group's members may do; kept without a group, where it means nothing. */
-  group_permission: permissionField.optional().default('read'),
+  group: listGroup,
+  group_permission: listGroupPermission,
   /** What its prices are shown in to every reader (the account page's choices). Absent: a new list takes its owner's, an edit keeps the list's. */
   currency: listCurrency.optional(),
 });

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { pathId } from '../../../platform/ids.js';
 import { viewContext } from '../../../platform/views/context.js';
-import { GroupsRepository } from '../../groups/index.js';
 import { itemsAnchor } from '../item-pages.js';
+import { groupChecks } from '../groups.js';
 import type { ListKindModule } from '../register.js';
 import { ownerPage } from '../routes.js';
 import {
@@ -30,14 +30,8 @@ import { parseJsonRows } from '../../../db/json-rows.js';
 
 export const shoppingLists: ListKindModule<ShoppingListRow, ShoppingItemRow, ShoppingListInput, ShoppingItemInput, z.infer<typeof shoppingListJson>, z.infer<typeof shoppingItemJson>> = {
   kind: SHOPPING,
-  checks: {
-    // A list's group is one of the owner's.
-    async list(db, userId, input) {
-      if (input.group === null || (await new GroupsRepository(db).isMember(input.group, userId))) return null;
-      return { group: ['shopping.choose_group'] };
-    },
-    groupOf: (input) => input.group,
-  },
+  // A list's group is one of the owner's (groups.ts).
+  checks: groupChecks,
   pages: {
     forms: { list: shoppingListForm, item: shoppingItemForm },
     messages: { created: 'shopping.created', saved: 'shopping.saved', deleted: 'shopping.deleted' },

@@ -5,7 +5,7 @@ import type { ViewContext } from '../../../platform/views/context.js';
 import { ItemActions, ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
-import { type FormState, permissionChoices } from '../views.js';
+import { type FormState, GroupFields } from '../views.js';
 import { currencyChoices } from '../../accounts/index.js';
 import { ITEM_LABELS, ItemFields } from './item-views.js';
 import { SHOPPING, type ShoppingItemRow, type ShoppingListRow } from './kind.js';
@@ -15,16 +15,12 @@ import { type EstimatedTotal, estimatedTotal, formatCents, formatMoney, showQuan
 export function ShoppingFormPage({ ctx, list, groups, values = {}, errors = {} }: {
   ctx: ViewContext; list?: { id: number; title: string }; groups: Pick<Group, 'id' | 'name'>[];
 } & FormState) {
-  const choices = [{ value: '', label: ctx.t('shopping.no_group') }, ...groups.map((group) => ({ value: String(group.id), label: group.name }))];
   // A new list starts in its owner's currency (the account page's); an edit shows the list's.
   const currency = values.currency ?? ctx.user?.currency ?? '';
   return (
     <ListFormFrame ctx={ctx} kind={SHOPPING} list={list} newTitle={ctx.t('shopping.new_title')} values={values} errors={errors}>
       <Field name="store_name" label={ctx.t('shopping.store_label')} value={values.store_name} errors={errors} maxLength={STORE_MAX} />
-      <Select name="group" label={ctx.t('shopping.group_label')} value={values.group} choices={choices} errors={errors}
-        help={ctx.t(groups.length ? 'shopping.group_help' : 'shopping.group_help_none')} />
-      <Select name="group_permission" label={ctx.t('shopping.group_permission_label')} value={values.group_permission ?? 'read'} choices={permissionChoices(ctx)} errors={errors}
-        help={ctx.t('shopping.group_permission_help')} />
+      <GroupFields ctx={ctx} kind={SHOPPING} groups={groups} values={values} errors={errors} />
       <Select name="currency" label={ctx.t('shopping.currency_label')} value={currency} choices={currencyChoices(ctx)} errors={errors}
         help={ctx.t('shopping.currency_help')} />
     </ListFormFrame>

@@ -1,12 +1,11 @@
 import { msg } from '../../../platform/i18n/index.js';
 import { z } from 'zod';
 import type { SharedUser } from '../sharing.js';
-import { donePatch, isoTime, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
+import { donePatch, groupBody, groupJson, groupOut, isoTime, permission, shareCountJson, sharesJson, sharesOf, timestamp } from '../api-schemas.js';
 import { isValidDueDate } from './dates.js';
 import { DESCRIPTION_MAX, todoItemForm, todoListForm } from './forms.js';
-import type { TodoList } from '../../../db/schema.js';
 import type { NamedList } from '../repository.js';
-import type { TodoItemRow } from './kind.js';
+import type { TodoItemRow, TodoListRow } from './kind.js';
 
 // The JSON of to-do lists and items: the form fields' names (forms.ts, with its messages), typed
 // as JSON, plus id, owner and times.
@@ -28,6 +27,7 @@ export const todoListJson = z.object({
   id: z.number().int(),
   title: z.string(),
   description: z.string(),
+  ...groupJson,
   owner: z.string().describe('The username of its owner.'),
   shares: sharesJson,
   share_count: shareCountJson,
@@ -43,10 +43,14 @@ export type TodoListDetailJson = z.infer<typeof todoListDetailJson>;
 
 const description = z.string().trim().max(DESCRIPTION_MAX, msg('todo.description_max'));
 
-export const todoListBody = z.object({ title: todoListForm.shape.title, description: description.default('') }).strict();
+export const todoListBody = z
+  .object({ title: todoListForm.shape.title, description: description.default(''), group: groupBody.default(null), group_permission: permission.default('read') })
+  .strict();
 
 /** Only the fields sent change. */
-export const todoListPatch = z.object({ title: todoListForm.shape.title.optional(), description: description.optional() }).strict();
+export const todoListPatch = z
+  .object({ title: todoListForm.shape.title.optional(), description: description.optional(), group: groupBody.optional(), group_permission: permission.optional() })
+  .strict();
 
 export const todoItemBody = z
   .object({
@@ -87,11 +91,12 @@ export function todoItemOut(item: TodoItemRow): z.infer<typeof todoItemJson> {
   };
 }
 
-export function todoListOut(list: NamedList<TodoList>, userId: number, sharedWith: SharedUser[]): z.infer<typeof todoListJson> {
+export function todoListOut(list: NamedList<TodoListRow>, userId: number, sharedWith: SharedUser[]): z.infer<typeof todoListJson> {
   return {
     id: list.id,
     title: list.title,
     description: list.description,
+    ...groupOut(list),
     owner: list.owner_name,
     shares: sharesOf(list, userId, sharedWith),
     share_count: Number(list.share_count),

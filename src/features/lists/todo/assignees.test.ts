@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../../db/schema.js';
-import { addTodoItem, ApiClient, buildTestApp, createTodoList, createToken, createUser, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser, todoRows } from '../../../../test/index.js';
+import { addTodoItem, ApiClient, buildTestApp, createGroup, createTodoList, createToken, createUser, listTablesSnapshot, loggedIn, type TestApp, type TestBrowser, todoRows } from '../../../../test/index.js';
 
-// Assignees of to-do items: anyone who may read the list, set on the page, the edit form and
-// the API; and "Assigned to me" on /todo/.
+// Assignees of to-do items: anyone who may read the list (its owner, the people it is shared
+// with, its group's current members), set on the page, the edit form and the API; and "Assigned
+// to me" on /todo/. A new list's page puts its sharing first, so whom to assign to comes first.
 
 type Caller = { user: User; browser: TestBrowser };
 let t: TestApp;
@@ -115,5 +116,92 @@ describe('"Assigned to me" on /todo/', () => {
     expect(section).toContain('<time datetime="2030-05-01"');
     expect(section).toContain(`<a href="/todo/${list.id}/">Garden</a>`);
     for (const hidden of ['Rake the leaves', 'Owner job', 'Clear the attic']) expect(section, hidden).not.toContain(hidden);
+  });
+});
+
+describe('assignees of a list in a group', () => {
+  /** The usernames the add form offers, in its order (by username), nobody left out. */
+  const offered = (page: string) => [...(page.split('name="assignee"')[1]!.split('</select>')[0]!.matchAll(/<option value="([^"]*)"/g))].map((match) => match[1]);
+
+  it('are everyone who may read it: owner, people shared with, the group’s current members; not a former member nor a stranger', async () => {
+    const [member, former] = [await loggedIn(t), await loggedIn(t)];
+    const group = await createGroup(t.db, owner.user, [member.user, former.user]);
+    await t.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', former.user.id).execute();
+    const list = await createTodoList(t.db, owner.user, { group, group_permission: 'tick', sharedWith: [reader.user] });
+    const expected = [owner, member, reader].map((person) => person.user.username).sort();
+    for (const viewer of [owner, member]) expect(offered((await viewer.browser.get(`/todo/${list.id}/`)).body), viewer.user.username).toEqual(expected);
+
+    // A member takes one on the page, the owner gives one through the API and on the edit page.
+    expect((await member.browser.post(`/todo/${list.id}/items/add/`, { text: 'Bins out', assignee: member.user.username })).statusCode).toBe(302);
+    const api = await (await apiOf(owner)).post(`/api/v1/todo/${list.id}/items/`, { text: 'Hoover', assignee: member.user.username });
+    expect([api.statusCode, api.data.assignee]).toEqual([201, member.user.username]);
+    const [bins] = await rows().items(list.id);
+    expect(bins?.assignee_id).toBe(member.user.id);
+    expect((await owner.browser.get(`/todo/items/${bins!.id}/edit/`)).body).toContain(`<option value="${member.user.username}" selected`);
+
+    // Their items are in "Assigned to me".
+    expect((await member.browser.get('/todo/')).body.split('id="assigned"')[1]!.split('id="mine"')[0]).toContain('Bins out');
+
+    // A former member and a stranger are refused (400), nothing stored.
+    const before = await listTablesSnapshot(t.db);
+    for (const outsider of [former.user.username, stranger.user.username]) {
+      const page = await owner.browser.post(`/todo/${list.id}/items/add/`, { text: 'Dust', assignee: outsider });
+      expect([page.statusCode, page.body.includes(`${outsider} cannot see this list`)], outsider).toEqual([400, true]);
+      const refused = await (await apiOf(owner)).post(`/api/v1/todo/${list.id}/items/`, { text: 'Dust', assignee: outsider });
+      expect([refused.statusCode, Object.keys(refused.data.error?.fields ?? {})], outsider).toEqual([400, ['assignee']]);
+    }
+    expect(await listTablesSnapshot(t.db)).toEqual(before);
+  });
+
+  it('come from the group chosen on the new-list page: the new list offers its members at once, a later member too, and leaving takes them off', async () => {
+    const [member, later] = [await loggedIn(t), await loggedIn(t)];
+    const group = await createGroup(t.db, owner.user, [member.user], 'Household');
+    const created = await owner.browser.post('/todo/new/', { title: 'Spring clean', description: '', group: String(group.id), group_permission: 'tick' });
+    expect(created.statusCode).toBe(302);
+    const listId = Number(/\/todo\/(\d+)\//.exec(String(created.headers.location))![1]);
+    expect(offered((await owner.browser.get(`/todo/${listId}/`)).body)).toContain(member.user.username);
+    expect(offered((await owner.browser.get(`/todo/${listId}/`)).body)).not.toContain(later.user.username);
+
+    await owner.browser.post(`/groups/${group.id}/members/`, { action: 'add', username: later.user.username });
+    expect(offered((await owner.browser.get(`/todo/${listId}/`)).body)).toContain(later.user.username);
+    expect((await owner.browser.post(`/todo/${listId}/items/add/`, { text: 'Windows', assignee: later.user.username })).statusCode).toBe(302);
+
+    expect((await later.browser.post(`/groups/${group.id}/leave/`)).statusCode).toBe(302);
+    expect(offered((await owner.browser.get(`/todo/${listId}/`)).body)).not.toContain(later.user.username);
+    // Their item stays assigned to them, and leaves their "Assigned to me" with the list.
+    expect((await later.browser.get('/todo/')).body).not.toContain('Windows');
+  });
+});
+
+describe('a new to-do list’s page', () => {
+  const order = (page: string): [sharing: number, add: number] => [page.indexOf('id="sharing"'), page.indexOf('id="add-item"')];
+
+  it('shows the sharing panel before the add form while the list is empty and only its owner sees it, and after it otherwise', async () => {
+    const list = await createTodoList(t.db, owner.user);
+    const [sharing, add] = order((await owner.browser.get(`/todo/${list.id}/`)).body);
+    expect(sharing).toBeGreaterThan(0);
+    expect(sharing).toBeLessThan(add);
+
+    const shared = await createTodoList(t.db, owner.user, { sharedWith: [reader.user] });
+    const group = await createGroup(t.db, owner.user, [reader.user]);
+    const grouped = await createTodoList(t.db, owner.user, { group });
+    const filled = await createTodoList(t.db, owner.user);
+    await addTodoItem(t.db, filled);
+    for (const other of [shared, grouped, filled]) {
+      const [otherSharing, otherAdd] = order((await owner.browser.get(`/todo/${other.id}/`)).body);
+      expect(otherAdd, String(other.id)).toBeLessThan(otherSharing);
+    }
+  });
+
+  it('is made from a form without a group field (title and description only), in no group', async () => {
+    const created = await owner.browser.post('/todo/new/', { title: 'Plain', description: 'Just mine' });
+    expect(created.statusCode).toBe(302);
+    expect(await rows().newestList()).toMatchObject({ title: 'Plain', description: 'Just mine', group_id: null, group_permission: 'read' });
+    const list = await rows().newestList();
+    const group = await createGroup(t.db, owner.user, [reader.user]);
+    await t.db.updateTable('todo_lists').set({ group_id: group.id }).where('id', '=', list.id).execute();
+    // An edit posted without it takes the list out of its group, as the shopping list's form does.
+    expect((await owner.browser.post(`/todo/${list.id}/edit/`, { title: 'Plain again', description: '' })).statusCode).toBe(302);
+    expect(await rows().list(list.id)).toMatchObject({ title: 'Plain again', group_id: null });
   });
 });

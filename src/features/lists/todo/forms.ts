@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { msg } from '../../../platform/i18n/index.js';
-import { listTitle } from '../forms.js';
+import { listGroup, listGroupPermission, listTitle } from '../forms.js';
 import { isValidDueDate } from './dates.js';
 
 export const DESCRIPTION_MAX = 2000;
@@ -14,6 +14,9 @@ export const todoListForm = z.object({
     .max(DESCRIPTION_MAX, msg('todo.description_max'))
     .optional()
     .default(''),
+  /** One of the owner's groups, or none ('' or absent): a form without the field puts the list in no group. */
+  group: listGroup,
+  group_permission: listGroupPermission,
 });
 
 export type TodoListInput = z.infer<typeof todoListForm>;

@@ -4,10 +4,15 @@ import { identityKey } from '../../../platform/identity-key.js';
 import { type ItemRow, type ListKind, orderPart } from '../kind.js';
 import { listsRepository } from '../repository.js';
 import type { TodoItemInput, TodoListInput } from './forms.js';
+import { dueNoticeOnInsert, dueNoticeOnUpdate, dueNoticeReopened } from './notices.js';
 
-// To-do lists: a description; items with a text, an optional due date, an order of their own and
-// an optional assignee, one of the people who may read the list. No groups: a to-do list is
-// shared with people (all a group's members at once, as ordinary shares).
+// To-do lists: a description, and a group whose members read the list (and tick it, when the
+// list's group permission says so), as a shopping list's; items with a text, an optional due
+// date, an order of their own and an optional assignee, one of the people who may read the list
+// (its owner, the people it is shared with, its group's members).
+
+/** A list with the name of its group (null without one). */
+export type TodoListRow = TodoList & { group_name: string | null };
 
 /** An item as the pages show it: with whom it is assigned to (null when nobody, or deleted). */
 export type TodoItemRow = ItemRow & { text: string; due_date: string | null; position: number; assignee_id: number | null; assignee_name: string | null };
@@ -19,7 +24,7 @@ export function readerNamed(db: Kysely<Database>, listId: number, username: stri
 
 const item = (column: string) => sql.ref(`todo_items.${column}`);
 
-export const TODO: ListKind<TodoList, TodoItemRow, TodoListInput, TodoItemInput> = {
+export const TODO: ListKind<TodoListRow, TodoItemRow, TodoListInput, TodoItemInput> = {
   name: 'todo',
   base: '/todo',
   noun: 'to-do list',
@@ -27,8 +32,10 @@ export const TODO: ListKind<TodoList, TodoItemRow, TodoListInput, TodoItemInput>
   cardLabel: 'todo.card_label',
   navigation: 'nav.todo',
   tables: { lists: 'todo_lists', items: 'todo_items', shares: 'todo_list_shares' },
+  group: { heading: 'todo.shelf_heading' },
   list: {
-    values: (input) => ({ title: input.title, description: input.description }),
+    values: (input) => ({ title: input.title, description: input.description, group_id: input.group, group_permission: input.group_permission }),
+    columns: (db) => [db.selectFrom('groups').select('groups.name').where('groups.id', '=', sql.ref<number>('todo_lists.group_id')).as('group_name')],
     // Whom an item may be assigned to.
     readers: true,
   },
@@ -58,8 +65,14 @@ export const TODO: ListKind<TodoList, TodoItemRow, TodoListInput, TodoItemInput>
       due_date: sql<string | null>`${input.due_date}`,
       position: sql<number>`coalesce((select max(todo_items.position) + 1 from todo_items where todo_items.list_id = ${list.ref}), 0)`,
       assignee_id: input.assignee === null ? sql<number | null>`cast(${null} as integer)` : readerNamed(db, list.id, input.assignee),
+      ...dueNoticeOnInsert(input.due_date),
     }),
-    update: (db, input, listId) => ({ text: input.text, due_date: input.due_date, assignee_id: input.assignee === null ? null : readerNamed(db, listId, input.assignee) }),
+    update: (db, input, listId) => {
+      const assignee = input.assignee === null ? null : readerNamed(db, listId, input.assignee);
+      return { text: input.text, due_date: input.due_date, assignee_id: assignee, ...dueNoticeOnUpdate(input.due_date, assignee) };
+    },
+    // Its notices (notices.ts) start over when it is opened again.
+    reopened: dueNoticeReopened,
     label: (entry) => entry.text,
   },
   summary: {

@@ -1,8 +1,8 @@
-import type { TodoList } from '../../../db/schema.js';
+import type { Group, TodoList } from '../../../db/schema.js';
 import { CalendarDate, Time } from '../../../platform/views/controls.js';
 import { TextArea } from '../../../platform/views/forms.js';
 import type { ViewContext } from '../../../platform/views/context.js';
-import type { FormState } from '../views.js';
+import { type FormState, GroupFields } from '../views.js';
 import { ItemActions, ItemTick } from '../item-pages.js';
 import { ListFormFrame, ListPageFrame } from '../list-page.js';
 import type { ListPage } from '../service.js';
@@ -11,12 +11,14 @@ import { isOverdue } from './dates.js';
 import { todayIn } from '../../../platform/time-zones.js';
 import { DESCRIPTION_MAX } from './forms.js';
 import type { AssignedItem } from './assigned.js';
-import { TODO, type TodoItemRow } from './kind.js';
+import { TODO, type TodoItemRow, type TodoListRow } from './kind.js';
 
-export function TodoFormPage({ ctx, list, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList } & FormState) {
+/** A to-do list's new and edit form: its group comes with it, so that its members are there to give items to from the start. */
+export function TodoFormPage({ ctx, list, groups, values = {}, errors = {} }: { ctx: ViewContext; list?: TodoList; groups: Pick<Group, 'id' | 'name'>[] } & FormState) {
   return (
     <ListFormFrame ctx={ctx} kind={TODO} list={list} newTitle={ctx.t('todo.new_title')} values={values} errors={errors}>
       <TextArea name="description" label={ctx.t('todo.description_label')} value={values.description} errors={errors} rows={3} maxLength={DESCRIPTION_MAX} />
+      <GroupFields ctx={ctx} kind={TODO} groups={groups} values={values} errors={errors} />
     </ListFormFrame>
   );
 }
@@ -86,15 +88,16 @@ export function AssignedToMe({ ctx, items }: { ctx: ViewContext; items: Assigned
 }
 
 /** A to-do list's page: its description, then its items with their counts, open ones first. */
-export function TodoListPage({ ctx, page, share, item }: { ctx: ViewContext; page: ListPage<TodoList, TodoItemRow>; share?: FormState; item?: FormState }) {
+export function TodoListPage({ ctx, page, share, item }: { ctx: ViewContext; page: ListPage<TodoListRow, TodoItemRow>; share?: FormState; item?: FormState }) {
   const { list, items, canEdit, canTick } = page;
+  const group = list.group_name ? { name: list.group_name, permission: list.group_permission } : null;
   // The reader's today: an item due today is not overdue anywhere its reader still lives in today.
   const today = todayIn(ctx.user!.timezone);
   const open = items.filter((entry) => entry.is_done === 0).length;
-  // Whom a new item may be assigned to: the list's readers, for whoever may add one.
+  // Whom a new item may be assigned to: the list's readers (its group's members among them), for whoever may add one.
   const assignees = canTick ? page.readers : [];
   return (
-    <ListPageFrame ctx={ctx} kind={TODO} page={page} group={null} labels={ITEM_LABELS} share={share} item={item}
+    <ListPageFrame ctx={ctx} kind={TODO} page={page} group={group} labels={ITEM_LABELS} share={share} item={item}
       fields={({ values, errors }) => <ItemFields ctx={ctx} values={values} errors={errors} assignees={assignees} />}
       intro={list.description ? <p class="list-description">{list.description}</p> : null}>
       <h2 id="items">{ctx.t('lists.items')}<span data-live-counts>{items.length ? ` ${ctx.t('todo.counts', { open, items: items.length })}` : ''}</span></h2>
