@@ -103,6 +103,7 @@ describe('accounts in the browser', () => {
     expect(await carol.page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
     expect(await carol.page.getByLabel('Email (optional)').inputValue()).toBe('carol@example.org');
     await carol.screenshot('account');
+    await carol.screenshot('account', { dark: true });
   });
 
   test('changing the email with the session alone asks for the password, then saves it', async () => {

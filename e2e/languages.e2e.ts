@@ -123,6 +123,7 @@ describe('the interface in the browser\'s language', () => {
     expect(broken).toEqual([]);
     await oksana.page.setViewportSize(DESKTOP);
     await oksana.screenshot('shopping-list-uk');
+    await oksana.screenshot('shopping-list-uk', { dark: true });
   });
 
   test('a group and its chat', async () => {
@@ -137,6 +138,7 @@ describe('the interface in the browser\'s language', () => {
     await expectUkrainianLayout();
     expect(await oksana.page.getByRole('heading', { level: 1 }).textContent()).toBe('Чат групи Сусіди');
     await oksana.screenshot('chat-uk');
+    await oksana.screenshot('chat-uk', { dark: true });
   });
 
   test('the account page', async () => {
@@ -144,5 +146,6 @@ describe('the interface in the browser\'s language', () => {
     await expectUkrainianLayout();
     expect(await oksana.page.getByRole('heading', { level: 1 }).textContent()).toBe('Ваш обліковий запис');
     await oksana.screenshot('account-uk');
+    await oksana.screenshot('account-uk', { dark: true });
   });
 });
